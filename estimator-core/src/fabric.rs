@@ -1,0 +1,180 @@
+//! Fabric classes and their priors: the share of line rate NCCL/RCCL reach per adapter, and the small-message
+//! latency floor of one all-reduce. Each constant cites its source.
+
+use serde::{Deserialize, Serialize};
+
+use crate::catalog::pcie_x16_gbyte_per_s;
+use crate::units::{GbytePerSec, Seconds};
+
+/// The inter-node fabric.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fabric {
+    /// InfiniBand (HDR, NDR, XDR).
+    Infiniband,
+    /// RDMA over Converged Ethernet (RoCE v2).
+    Roce,
+    /// AWS Elastic Fabric Adapter (SRD through libfabric and aws-ofi-nccl).
+    Efa,
+    /// Another RDMA or GPU-direct fabric through a NCCL net plugin (HPE Slingshot, GCP GPUDirect-TCPXO, ...).
+    Rdma,
+    /// Plain TCP/IP Ethernet, no RDMA: NCCL's socket transport.
+    Tcp,
+}
+
+impl Fabric {
+    /// All classes, in the order a user interface lists them.
+    pub const ALL: [Fabric; 5] = [Fabric::Infiniband, Fabric::Roce, Fabric::Efa, Fabric::Rdma, Fabric::Tcp];
+
+    /// A short human label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Fabric::Infiniband => "InfiniBand",
+            Fabric::Roce => "RoCE",
+            Fabric::Efa => "AWS EFA",
+            Fabric::Rdma => "other RDMA",
+            Fabric::Tcp => "TCP/Ethernet (no RDMA)",
+        }
+    }
+
+    /// Whether the fabric does RDMA, so that GPUDirect RDMA can apply.
+    pub fn is_rdma(self) -> bool {
+        !matches!(self, Fabric::Tcp)
+    }
+
+    /// Parses the names users type: `ib`, `infiniband`, `roce`, `efa`, `rdma`, `tcp` (also `ethernet`, `socket`).
+    pub fn parse(s: &str) -> Option<Fabric> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "ib" | "infiniband" => Some(Fabric::Infiniband),
+            "roce" | "rocev2" | "roce-v2" => Some(Fabric::Roce),
+            "efa" | "aws-efa" => Some(Fabric::Efa),
+            "rdma" | "other-rdma" | "slingshot" => Some(Fabric::Rdma),
+            "tcp" | "ethernet" | "eth" | "socket" | "sockets" => Some(Fabric::Tcp),
+            _ => None,
+        }
+    }
+
+    /// The prior for this fabric class.
+    pub fn prior(self) -> &'static FabricPrior {
+        match self {
+            Fabric::Infiniband => &INFINIBAND,
+            Fabric::Roce => &ROCE,
+            Fabric::Efa => &EFA,
+            Fabric::Rdma => &OTHER_RDMA,
+            Fabric::Tcp => &TCP,
+        }
+    }
+}
+
+/// What a healthy fabric of one class achieves.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FabricPrior {
+    /// Large-message all-reduce bus bandwidth per adapter as a share of its line rate, with GPUDirect RDMA.
+    pub efficiency: f64,
+    /// Latency floor of one small all-reduce across two nodes, in microseconds.
+    pub latency_us: f64,
+    /// Where the numbers come from.
+    pub source: &'static str,
+}
+
+/// InfiniBand.
+pub static INFINIBAND: FabricPrior = FabricPrior {
+    efficiency: 0.96,
+    latency_us: 25.0,
+    source: "efficiency: NCCL maintainers, '24GB/s is the peak performance per 200G NIC' (nccl-tests#119), \
+             '8x200Gbit/s IB ... 192GB/s AllReduce BusBW' (nccl#812), 'NDR @ 400Gbps ... 46-48GB/s per NIC' \
+             (nccl-tests#290); latency: ~25 us small-message floor on 2-node H100 NDR (nccl-tests#309 raw table)",
+};
+
+/// RoCE v2.
+pub static ROCE: FabricPrior = FabricPrior {
+    efficiency: 0.92,
+    latency_us: 35.0,
+    source: "efficiency: Ring runs on RoCE in the calibration set reach 0.88-0.96 of line rate (OCI A100 16x100G \
+             0.96, AMD MI355X Pollara 400G 0.92, MI325X Thor2 0.88 if 400G); the middle is taken. Latency: ~35 us \
+             floor on OCI A100 RoCE (ocitutorials raw table)",
+};
+
+/// AWS EFA.
+pub static EFA: FabricPrior = FabricPrior {
+    efficiency: 0.63,
+    latency_us: 167.0,
+    source: "efficiency: p4d/p4dn 4x100G EFA reach 0.59-0.65 of line rate on 3-4 nodes (NVIDIA/nccl#527, \
+             aws-samples/aws-efa-eks, NCCL 2.8-2.9 with aws-ofi-nccl); latency: 167 us floor (aws-efa-eks raw table). \
+             Newer aws-ofi-nccl releases are faster: override link_efficiency where you have a measurement",
+};
+
+/// Other RDMA or GPU-direct fabrics through a net plugin.
+pub static OTHER_RDMA: FabricPrior = FabricPrior {
+    efficiency: 0.85,
+    latency_us: 20.0,
+    source: "efficiency: research notes on plugin fabrics (Slingshot via aws-ofi-nccl, GPUDirect-TCPXO) put them at \
+             0.6-0.9 of line rate; 0.85 is taken. Latency: 17.5 us floor on CSCS Alps GH200 Slingshot (cscs-docs)",
+};
+
+/// TCP sockets.
+pub static TCP: FabricPrior = FabricPrior {
+    efficiency: 0.90,
+    latency_us: 50.0,
+    source: "efficiency: TCP reaches about 90% of an Ethernet link's rate (frame, IP and TCP headers); latency: \
+             ~50 us floor of NCCL's socket transport (CSCS Alps TCP fallback raw table). Throughput is capped at \
+             TCP_SOCKET_CAP_GBYTE_PER_S per node whatever the link speed",
+};
+
+/// What NCCL's socket transport moves per node, whatever the link speed. Source: CSCS Alps GH200, the same
+/// 4x200G Slingshot nodes reach 5.53 GB/s busbw through NCCL's socket fallback against 122.6 GB/s with the RDMA
+/// plugin (eth-cscs/cscs-docs, image-nccl-tests.md); NCCL's research notes: "a few GB/s per node regardless of
+/// link speed".
+pub const TCP_SOCKET_CAP_GBYTE_PER_S: f64 = 5.5;
+
+/// The latency floor of one all-reduce inside a node, by intra-node link. Source: NCCL `src/graph/tuning.cc`
+/// base plus hardware latencies for LL over NVLink (6.6 + 0.6 per step, about 10 us on 8 GPUs) and PCI
+/// (about 15 us); rccl-tests on MI300X show a 13-20 us floor (hisohara/ai-scripts).
+pub fn intra_node_latency(link: crate::catalog::IntraNodeLink) -> Seconds {
+    use crate::catalog::IntraNodeLink::*;
+    Seconds::from_micros(match link {
+        Nvswitch | Nvlink => 10.0,
+        Xgmi => 15.0,
+        Pcie => 15.0,
+        PcieHostStaged => 30.0,
+    })
+}
+
+/// The most one adapter moves when GPUDirect RDMA is off. Without GDR each byte goes GPU -> host memory -> NIC:
+/// it crosses the PCIe switch's upstream link twice, in both directions, so a GPU/NIC pair under one switch gets
+/// at most half of the GPU's PCIe x16 bandwidth. Source: NCCL's PCIe bandwidths (`src/graph/topo.cc`), and the
+/// NCCL GDR rules in `src/graph/paths.cc` (research notes, nvml.md).
+pub fn no_gdr_adapter_cap(pcie_gen: u8) -> GbytePerSec {
+    GbytePerSec::new(pcie_x16_gbyte_per_s(pcie_gen) / 2.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_users_type() {
+        for (s, f) in [
+            ("ib", Fabric::Infiniband),
+            ("InfiniBand", Fabric::Infiniband),
+            ("roce", Fabric::Roce),
+            ("efa", Fabric::Efa),
+            ("rdma", Fabric::Rdma),
+            ("tcp", Fabric::Tcp),
+            (" ethernet ", Fabric::Tcp),
+        ] {
+            assert_eq!(Fabric::parse(s), Some(f), "{s}");
+        }
+        assert_eq!(Fabric::parse("carrier-pigeon"), None);
+    }
+
+    #[test]
+    fn priors_are_shares_of_line_rate() {
+        for f in Fabric::ALL {
+            let p = f.prior();
+            assert!(p.efficiency > 0.0 && p.efficiency <= 1.0);
+            assert!(p.latency_us > 0.0);
+        }
+        assert_eq!(no_gdr_adapter_cap(5).get(), 24.0);
+    }
+}

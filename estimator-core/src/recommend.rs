@@ -1,0 +1,295 @@
+//! Single-node or multi-node, in plain words with figures, and the smallest fabric that keeps communication out of
+//! the way.
+
+use serde::Serialize;
+
+use crate::collective;
+use crate::fabric::Fabric;
+use crate::memory::{MemoryFit, memory_fit};
+use crate::scenario::{Scenario, SyncStrategy};
+use crate::step::{StepEstimate, estimate_step};
+use crate::units::{Bytes, Seconds};
+
+/// The standard per-adapter line rates, Gb/s.
+pub const LINE_RATE_LADDER_GBPS: [f64; 6] = [25.0, 50.0, 100.0, 200.0, 400.0, 800.0];
+
+/// The answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RecommendationKind {
+    /// The job fits on one node: no RDMA fabric is needed.
+    SingleNode,
+    /// The job needs several nodes, and so a fabric.
+    MultiNode,
+}
+
+/// A fabric from the ladder and what it gives.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FabricChoice {
+    /// Adapters per node.
+    pub adapters_per_node: u32,
+    /// Line rate per adapter, Gb/s.
+    pub link_gbps: f64,
+    /// Fabric class.
+    pub fabric: Fabric,
+    /// Adapters x line rate, Gb/s per node.
+    pub per_node_gbps: f64,
+    /// Node count it was evaluated for.
+    pub nodes: u32,
+    /// Step time with it.
+    pub step_s: Seconds,
+    /// Exposed communication / step with it.
+    pub exposed_share: f64,
+}
+
+/// The recommendation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Recommendation {
+    /// Single-node or multi-node.
+    pub kind: RecommendationKind,
+    /// Plain-language reasons with figures, most important first.
+    pub reasons: Vec<String>,
+    /// Exposed communication allowed as a share of the step.
+    pub target_exposed_share: f64,
+    /// The fewest nodes that hold the model states (with ZeRO-3/FSDP if DDP cannot fit).
+    pub min_nodes: u32,
+    /// The smallest ladder fabric meeting the target at `nodes` (the scenario's, or `min_nodes` if larger);
+    /// `None` on one node, or when even the top of the ladder misses the target.
+    pub min_fabric: Option<FabricChoice>,
+}
+
+fn secs(t: Seconds) -> String {
+    let s = t.as_secs();
+    if s >= 1.0 {
+        format!("{s:.2} s")
+    } else if s >= 1e-3 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{:.0} us", s * 1e6)
+    }
+}
+
+fn gib(b: Bytes) -> String {
+    format!("{:.1} GiB", b.as_gib())
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.0}%", x * 100.0)
+}
+
+/// The smallest fabric from the ladder (the scenario's adapter count, rising line rate) whose exposed
+/// communication stays within `target` of the step. TCP that misses the target is retried as RoCE, since
+/// sockets cap throughput whatever the link.
+pub fn smallest_fabric(s: &Scenario, target: f64) -> Option<FabricChoice> {
+    if s.nodes() <= 1 {
+        return None;
+    }
+    let fabrics: &[Fabric] = if s.input().fabric == Fabric::Tcp { &[Fabric::Tcp, Fabric::Roce] } else { &[] };
+    let own = [s.input().fabric];
+    let fabrics = if fabrics.is_empty() { &own[..] } else { fabrics };
+    for &fabric in fabrics {
+        for rate in LINE_RATE_LADDER_GBPS {
+            let Ok(candidate) = s.with(|i| {
+                i.link_gbps = rate;
+                if fabric != i.fabric {
+                    i.fabric = fabric;
+                    i.gdr = true;
+                }
+            }) else {
+                continue;
+            };
+            let e = estimate_step(&candidate);
+            if e.exposed_share <= target {
+                return Some(FabricChoice {
+                    adapters_per_node: candidate.adapters_per_node(),
+                    link_gbps: rate,
+                    fabric,
+                    per_node_gbps: rate * f64::from(candidate.adapters_per_node()),
+                    nodes: candidate.nodes(),
+                    step_s: e.step_s,
+                    exposed_share: e.exposed_share,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// Recommends single-node or multi-node for a scenario, given its step estimate.
+pub fn recommend(s: &Scenario, step: &StepEstimate) -> Recommendation {
+    let mem = memory_fit(s);
+    recommend_with(s, step, &mem)
+}
+
+/// As [`recommend`], reusing a memory fit already computed.
+pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Recommendation {
+    let target = s.input().target_exposed_share;
+    let gpu = s.gpu();
+    let gpn = s.gpus_per_node();
+    let cap = gib(mem.gpu_memory_bytes);
+    let mut reasons = Vec::new();
+    let min_gpus = mem.min_gpus_zero3;
+    let min_nodes = u32::try_from(min_gpus.div_ceil(u64::from(gpn))).unwrap_or(u32::MAX).max(1);
+
+    let kind = if mem.fits_one_node {
+        reasons.push(format!(
+            "The model states fit on one node: {} per GPU ({}) of the {cap} of a {}.",
+            gib(mem.one_node_bytes_per_gpu),
+            s.input().sync.name(),
+            gpu.name
+        ));
+        RecommendationKind::SingleNode
+    } else if mem.fits_one_node_zero3 {
+        reasons.push(format!(
+            "With DDP every GPU holds all {} of model states, more than the {cap} of a {}; sharded with \
+             ZeRO-3/FSDP over the node's {gpn} GPUs it needs {} per GPU and fits on one node.",
+            gib(mem.one_node_bytes_per_gpu),
+            gpu.name,
+            gib(mem.one_node_zero3_bytes_per_gpu)
+        ));
+        RecommendationKind::SingleNode
+    } else {
+        reasons.push(format!(
+            "One node is not enough: even sharded with ZeRO-3/FSDP over {gpn} GPUs the model states need {} per \
+             GPU, more than the {cap} of a {}. It takes at least {min_gpus} GPUs, {min_nodes} nodes of {gpn}.",
+            gib(mem.one_node_zero3_bytes_per_gpu),
+            gpu.name
+        ));
+        RecommendationKind::MultiNode
+    };
+
+    if kind == RecommendationKind::SingleNode {
+        let one = s.with(|i| i.nodes = 1).ok();
+        let intra = one.as_ref().map_or(s.intra_node().allreduce, |o| collective::bus_bandwidth(o).busbw);
+        reasons.push(format!(
+            "On one node gradients travel over {} at about {:.0} GB/s: no RDMA fabric is needed.",
+            s.intra_node().link.label(),
+            intra.get()
+        ));
+    }
+
+    if s.nodes() > 1 {
+        reasons.push(format!(
+            "On {} nodes with {} x {} Gb/s {}, communication takes {} per step ({} the lower bound), {} of it \
+             exposed: {} of a {} step.",
+            s.nodes(),
+            s.adapters_per_node(),
+            s.input().link_gbps,
+            s.input().fabric.label(),
+            secs(step.comm_s),
+            secs(step.lower_bound_s),
+            secs(step.exposed_comm_s),
+            pct(step.exposed_share),
+            secs(step.step_s)
+        ));
+    }
+
+    // Fabric advice for the node count that will actually run.
+    let fabric_nodes = if kind == RecommendationKind::MultiNode { s.nodes().max(min_nodes) } else { s.nodes() };
+    let mut min_fabric = None;
+    if fabric_nodes > 1 {
+        let needs_zero3 = kind == RecommendationKind::MultiNode && s.input().sync == SyncStrategy::Ddp;
+        if needs_zero3 {
+            reasons.push(
+                "DDP replicates the model states on every GPU, so no node count makes it fit: use ZeRO-3/FSDP \
+                 (the fabric advice below assumes it)."
+                    .to_string(),
+            );
+        }
+        let planned = s.with(|i| {
+            i.nodes = i64::from(fabric_nodes);
+            if i.adapters_per_node < 1 {
+                i.adapters_per_node = 1;
+            }
+            if needs_zero3 {
+                i.sync = SyncStrategy::Zero3;
+            }
+        });
+        if let Ok(planned) = planned {
+            min_fabric = smallest_fabric(&planned, target);
+            match &min_fabric {
+                Some(f) => reasons.push(format!(
+                    "The smallest fabric that keeps exposed communication under {} of the step on {} nodes is \
+                     {} x {} Gb/s {} ({} Gb/s per node): exposed {}, step {}.",
+                    pct(target),
+                    f.nodes,
+                    f.adapters_per_node,
+                    f.link_gbps,
+                    f.fabric.label(),
+                    f.per_node_gbps,
+                    pct(f.exposed_share),
+                    secs(f.step_s)
+                )),
+                None => {
+                    let top = LINE_RATE_LADDER_GBPS[LINE_RATE_LADDER_GBPS.len() - 1];
+                    reasons.push(format!(
+                        "No fabric up to {} x {top} Gb/s keeps exposed communication under {} of the step on {} \
+                         nodes: more overlap, more compute per synchronisation (a larger batch or gradient \
+                         accumulation) or fewer nodes would.",
+                        planned.adapters_per_node(),
+                        pct(target),
+                        planned.nodes()
+                    ))
+                }
+            }
+        }
+    }
+
+    Recommendation { kind, reasons, target_exposed_share: target, min_nodes, min_fabric }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{ComputeInput, ScenarioInput};
+
+    fn rec(change: impl FnOnce(&mut ScenarioInput)) -> Recommendation {
+        let mut i = ScenarioInput::default();
+        change(&mut i);
+        let s = Scenario::new(i).expect("valid");
+        recommend(&s, &estimate_step(&s))
+    }
+
+    #[test]
+    fn a_small_model_stays_on_one_node() {
+        let r = rec(|i| i.params = 1e9);
+        assert_eq!(r.kind, RecommendationKind::SingleNode);
+        assert!(r.reasons[0].contains("fit on one node"), "{:?}", r.reasons);
+        assert!(r.reasons.iter().any(|x| x.contains("no RDMA fabric is needed")));
+    }
+
+    #[test]
+    fn a_7b_model_fits_one_h100_node_with_zero3() {
+        let r = rec(|_| {});
+        assert_eq!(r.kind, RecommendationKind::SingleNode);
+        assert!(r.reasons[0].contains("ZeRO-3/FSDP"), "{:?}", r.reasons);
+    }
+
+    #[test]
+    fn a_405b_model_needs_several_nodes_and_a_fabric() {
+        let r = rec(|i| {
+            i.params = 405e9;
+            i.sync = SyncStrategy::Zero3;
+            i.nodes = 8;
+            i.compute = ComputeInput::Tokens { tokens_per_step: 16e6, mfu: 0.4 };
+        });
+        assert_eq!(r.kind, RecommendationKind::MultiNode);
+        assert!(r.min_nodes >= 10, "405e9 x 16 B over 80 GiB GPUs: {}", r.min_nodes);
+        let f = r.min_fabric.expect("a fabric on the ladder meets 10%");
+        assert!(f.exposed_share <= 0.10);
+        assert!(f.nodes >= r.min_nodes);
+    }
+
+    #[test]
+    fn tcp_that_cannot_meet_the_target_is_told_to_use_rdma() {
+        let s = Scenario::new(ScenarioInput {
+            fabric: Fabric::Tcp,
+            link_gbps: 25.0,
+            compute: ComputeInput::Given { ms: 1000.0 },
+            ..ScenarioInput::default()
+        })
+        .expect("valid");
+        let f = smallest_fabric(&s, 0.10).expect("RoCE meets it");
+        assert_eq!(f.fabric, Fabric::Roce);
+    }
+}

@@ -1,0 +1,627 @@
+//! The inputs of one estimate and their validation.
+//!
+//! [`ScenarioInput`] is plain data (what a form, a URL or CLI flags hold); [`Scenario::new`] checks every value once
+//! and resolves the GPU, so the model functions that take a [`Scenario`] are total: no panic, no NaN, no infinity.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::catalog::{self, GpuSpec, IntraNodeBandwidth, IntraNodeLink, Lookup};
+use crate::fabric::Fabric;
+use crate::units::{Bytes, GbitPerSec, Seconds};
+
+/// Element type of the gradients that are synchronised.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GradDtype {
+    /// 4 bytes.
+    Fp32,
+    /// 2 bytes (the default of mixed-precision training).
+    #[default]
+    Bf16,
+    /// 2 bytes.
+    Fp16,
+    /// 1 byte.
+    Fp8,
+}
+
+impl GradDtype {
+    /// All types, widest first.
+    pub const ALL: [GradDtype; 4] = [GradDtype::Fp32, GradDtype::Bf16, GradDtype::Fp16, GradDtype::Fp8];
+
+    /// Bytes per element.
+    pub fn bytes(self) -> f64 {
+        match self {
+            GradDtype::Fp32 => 4.0,
+            GradDtype::Bf16 | GradDtype::Fp16 => 2.0,
+            GradDtype::Fp8 => 1.0,
+        }
+    }
+
+    /// The lower-case name (`bf16`).
+    pub fn name(self) -> &'static str {
+        match self {
+            GradDtype::Fp32 => "fp32",
+            GradDtype::Bf16 => "bf16",
+            GradDtype::Fp16 => "fp16",
+            GradDtype::Fp8 => "fp8",
+        }
+    }
+
+    /// Parses `fp32`, `bf16`, `fp16`, `fp8` (also `float32`, `half`, ...).
+    pub fn parse(s: &str) -> Option<GradDtype> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "fp32" | "float32" | "f32" | "float" => Some(GradDtype::Fp32),
+            "bf16" | "bfloat16" => Some(GradDtype::Bf16),
+            "fp16" | "float16" | "f16" | "half" => Some(GradDtype::Fp16),
+            "fp8" | "float8" | "e4m3" | "e5m2" => Some(GradDtype::Fp8),
+            _ => None,
+        }
+    }
+}
+
+/// How gradients are synchronised once per optimizer step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SyncStrategy {
+    /// Data parallel (PyTorch DDP): one all-reduce of the full gradients.
+    #[default]
+    Ddp,
+    /// ZeRO-3 / FSDP: reduce-scatter of gradients plus all-gather of parameters, 1.5x the DDP volume
+    /// (Rajbhandari et al., "ZeRO", SC'20, section 7.2.2).
+    Zero3,
+}
+
+impl SyncStrategy {
+    /// Communication volume relative to a DDP all-reduce.
+    pub fn volume_factor(self) -> f64 {
+        match self {
+            SyncStrategy::Ddp => 1.0,
+            SyncStrategy::Zero3 => 1.5,
+        }
+    }
+
+    /// The lower-case name (`ddp`, `zero3`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SyncStrategy::Ddp => "ddp",
+            SyncStrategy::Zero3 => "zero3",
+        }
+    }
+
+    /// Parses `ddp` and `zero3` (also `fsdp`, `zero-3`).
+    pub fn parse(s: &str) -> Option<SyncStrategy> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "ddp" | "allreduce" | "all-reduce" => Some(SyncStrategy::Ddp),
+            "zero3" | "zero-3" | "fsdp" => Some(SyncStrategy::Zero3),
+            _ => None,
+        }
+    }
+}
+
+/// Where the compute time of one optimizer step comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ComputeInput {
+    /// Measured or known compute time per optimizer step (all accumulation micro-steps), in milliseconds.
+    Given {
+        /// Milliseconds.
+        ms: f64,
+    },
+    /// Derived as 6 x params x tokens / (GPUs x peak dense BF16 FLOP/s x MFU) (Kaplan et al. 2020, "Scaling Laws
+    /// for Neural Language Models": ~6 FLOPs per parameter per token for forward plus backward).
+    Tokens {
+        /// Tokens per optimizer step, across all GPUs.
+        tokens_per_step: f64,
+        /// Model FLOPs utilisation, 0..1.
+        mfu: f64,
+    },
+}
+
+/// Default tokens per optimizer step: 1024 sequences of 4096 tokens, the "4M tokens" global batch of Llama 2
+/// (Touvron et al. 2023, section 2.2).
+pub const DEFAULT_TOKENS_PER_STEP: f64 = 4_194_304.0;
+/// Default MFU. Source: PaLM reports 46% MFU (Chowdhery et al. 2022, table 3); Megatron-LM reaches 40-50% on
+/// large GPT models; 0.4 is the usual planning figure.
+pub const DEFAULT_MFU: f64 = 0.4;
+/// PyTorch DDP's default bucket: `bucket_cap_mb=25` (torch.nn.parallel.DistributedDataParallel), in MiB.
+pub const DEFAULT_BUCKET_MIB: f64 = 25.0;
+/// Default target: exposed communication at most this share of the step.
+pub const DEFAULT_TARGET_EXPOSED_SHARE: f64 = 0.10;
+
+impl Default for ComputeInput {
+    fn default() -> Self {
+        ComputeInput::Tokens { tokens_per_step: DEFAULT_TOKENS_PER_STEP, mfu: DEFAULT_MFU }
+    }
+}
+
+/// Everything one estimate needs, as plain data. Missing keys take the defaults of [`ScenarioInput::default`]:
+/// the reference question, a 7B model in BF16 on two 8x H100 nodes with 8x 400 Gb/s InfiniBand.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ScenarioInput {
+    /// Parameter count.
+    pub params: f64,
+    /// Gradient element type.
+    pub dtype: GradDtype,
+    /// Gradient synchronisation.
+    pub sync: SyncStrategy,
+    /// Gradient-accumulation micro-steps per optimizer step (one sync per optimizer step).
+    pub grad_accum_steps: i64,
+    /// Gradient bucket size in bytes (PyTorch DDP default 25 MiB); each bucket's all-reduce pays the latency.
+    pub bucket_bytes: f64,
+    /// Compute time per optimizer step.
+    pub compute: ComputeInput,
+    /// Optional activation memory per GPU in bytes (0 = not counted).
+    pub activation_bytes_per_gpu: f64,
+    /// Number of nodes.
+    pub nodes: i64,
+    /// GPUs per node.
+    pub gpus_per_node: i64,
+    /// GPU model: a catalog key, a name NVML reports, or a recognisable fragment.
+    pub gpu: String,
+    /// Intra-node link, when it differs from the GPU's usual one.
+    pub intra_node: Option<IntraNodeLink>,
+    /// Network adapters per node (0 is allowed on one node).
+    pub adapters_per_node: i64,
+    /// Line rate of one adapter, Gb/s.
+    pub link_gbps: f64,
+    /// Fabric class.
+    pub fabric: Fabric,
+    /// GPUDirect RDMA (NIC reads and writes GPU memory directly).
+    pub gdr: bool,
+    /// Share of the communication hidden behind compute, 0..1.
+    pub overlap: f64,
+    /// Override: bus bandwidth per adapter as a share of line rate, 0..1.
+    pub link_efficiency: Option<f64>,
+    /// Override: latency of one all-reduce, microseconds.
+    pub latency_us: Option<f64>,
+    /// Override: the ring factor (2(N-1)/N by default; 2 gives the "many participants" bound).
+    pub ring_factor: Option<f64>,
+    /// Exposed communication allowed as a share of the step when choosing a fabric.
+    pub target_exposed_share: f64,
+}
+
+impl Default for ScenarioInput {
+    fn default() -> Self {
+        ScenarioInput {
+            params: 7e9,
+            dtype: GradDtype::Bf16,
+            sync: SyncStrategy::Ddp,
+            grad_accum_steps: 1,
+            bucket_bytes: Bytes::mib(DEFAULT_BUCKET_MIB).get(),
+            compute: ComputeInput::default(),
+            activation_bytes_per_gpu: 0.0,
+            nodes: 2,
+            gpus_per_node: 8,
+            gpu: "h100-sxm".to_string(),
+            intra_node: None,
+            adapters_per_node: 8,
+            link_gbps: 400.0,
+            fabric: Fabric::Infiniband,
+            gdr: true,
+            overlap: 0.0,
+            link_efficiency: None,
+            latency_us: None,
+            ring_factor: None,
+            target_exposed_share: DEFAULT_TARGET_EXPOSED_SHARE,
+        }
+    }
+}
+
+/// The input field an error is about, named as its JSON key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum Field {
+    Params,
+    GradAccumSteps,
+    BucketBytes,
+    ComputeMs,
+    TokensPerStep,
+    Mfu,
+    ActivationBytesPerGpu,
+    Nodes,
+    GpusPerNode,
+    AdaptersPerNode,
+    LinkGbps,
+    Overlap,
+    LinkEfficiency,
+    LatencyUs,
+    RingFactor,
+    TargetExposedShare,
+}
+
+impl Field {
+    /// The JSON key (and, with `-` for `_`, the CLI flag).
+    pub fn key(self) -> &'static str {
+        match self {
+            Field::Params => "params",
+            Field::GradAccumSteps => "grad_accum_steps",
+            Field::BucketBytes => "bucket_bytes",
+            Field::ComputeMs => "compute_ms",
+            Field::TokensPerStep => "tokens_per_step",
+            Field::Mfu => "mfu",
+            Field::ActivationBytesPerGpu => "activation_bytes_per_gpu",
+            Field::Nodes => "nodes",
+            Field::GpusPerNode => "gpus_per_node",
+            Field::AdaptersPerNode => "adapters_per_node",
+            Field::LinkGbps => "link_gbps",
+            Field::Overlap => "overlap",
+            Field::LinkEfficiency => "link_efficiency",
+            Field::LatencyUs => "latency_us",
+            Field::RingFactor => "ring_factor",
+            Field::TargetExposedShare => "target_exposed_share",
+        }
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// A number shown in an error message: plain for ordinary magnitudes, scientific for huge or tiny ones.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct Shown(pub f64);
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        if v != 0.0 && v.is_finite() && (v.abs() >= 1e7 || v.abs() < 1e-3) {
+            write!(f, "{v:e}")
+        } else {
+            write!(f, "{v}")
+        }
+    }
+}
+
+/// Why a value was rejected.
+#[derive(Clone, Debug, PartialEq, Serialize, thiserror::Error)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Reason {
+    /// NaN or an infinity.
+    #[error("must be a finite number (got {got})")]
+    NotFinite {
+        /// The value.
+        got: Shown,
+    },
+    /// Below the allowed range.
+    #[error("must be at least {min}{unit} (got {got})")]
+    TooSmall {
+        /// Smallest allowed.
+        min: Shown,
+        /// The value.
+        got: Shown,
+        /// Unit suffix for the message.
+        unit: &'static str,
+    },
+    /// Above the allowed range; what counts as absurd.
+    #[error("must be at most {max}{unit} (got {got})")]
+    TooLarge {
+        /// Largest allowed.
+        max: Shown,
+        /// The value.
+        got: Shown,
+        /// Unit suffix for the message.
+        unit: &'static str,
+    },
+    /// A multi-node job needs a network.
+    #[error("must be at least 1 when nodes > 1 (a multi-node job needs a network adapter)")]
+    NeedsAdapters,
+}
+
+/// A rejected input: which field and why.
+#[derive(Clone, Debug, PartialEq, Serialize, thiserror::Error)]
+#[error("{field}: {reason}")]
+pub struct ScenarioError {
+    /// The field.
+    pub field: Field,
+    /// The reason.
+    pub reason: Reason,
+}
+
+/// The accepted ranges. Upper limits reject values that are certainly typos (1e20 parameters, a 10 Tb/s adapter)
+/// while leaving room for the largest real systems.
+pub mod limits {
+    /// 100 trillion parameters.
+    pub const MAX_PARAMS: f64 = 1e14;
+    /// Nodes in one job.
+    pub const MAX_NODES: i64 = 100_000;
+    /// GPUs in one node (72 for a GB200 NVL72 rack treated as one NVLink node).
+    pub const MAX_GPUS_PER_NODE: i64 = 72;
+    /// Adapters in one node.
+    pub const MAX_ADAPTERS_PER_NODE: i64 = 64;
+    /// Slowest adapter, Gb/s (10 Mb/s).
+    pub const MIN_LINK_GBPS: f64 = 0.01;
+    /// Fastest adapter, Gb/s (1.6 Tb/s adapters exist in 2026; twice that is allowed).
+    pub const MAX_LINK_GBPS: f64 = 3200.0;
+    /// Smallest efficiency or MFU.
+    pub const MIN_FRACTION: f64 = 0.001;
+    /// Largest per-collective latency, microseconds (one second).
+    pub const MAX_LATENCY_US: f64 = 1e6;
+    /// Largest accumulation count.
+    pub const MAX_GRAD_ACCUM: i64 = 1_000_000;
+    /// Smallest bucket (1 KiB) and largest (1 TiB).
+    pub const MIN_BUCKET_BYTES: f64 = 1024.0;
+    /// Largest bucket.
+    pub const MAX_BUCKET_BYTES: f64 = 1024.0 * 1024.0 * 1024.0 * 1024.0;
+    /// Largest compute time, milliseconds (one day).
+    pub const MAX_COMPUTE_MS: f64 = 86_400_000.0;
+    /// Largest tokens per step.
+    pub const MAX_TOKENS_PER_STEP: f64 = 1e12;
+    /// Largest activation memory per GPU, bytes (1 PB).
+    pub const MAX_ACTIVATION_BYTES: f64 = 1e15;
+}
+
+fn err(field: Field, reason: Reason) -> ScenarioError {
+    ScenarioError { field, reason }
+}
+
+/// Checks `min <= v <= max` for a float (and that it is finite).
+fn range(field: Field, v: f64, min: f64, max: f64, unit: &'static str) -> Result<f64, ScenarioError> {
+    if !v.is_finite() {
+        return Err(err(field, Reason::NotFinite { got: Shown(v) }));
+    }
+    if v < min {
+        return Err(err(field, Reason::TooSmall { min: Shown(min), got: Shown(v), unit }));
+    }
+    if v > max {
+        return Err(err(field, Reason::TooLarge { max: Shown(max), got: Shown(v), unit }));
+    }
+    Ok(v)
+}
+
+fn count(field: Field, v: i64, min: i64, max: i64) -> Result<u32, ScenarioError> {
+    if v < min {
+        return Err(err(field, Reason::TooSmall { min: Shown(min as f64), got: Shown(v as f64), unit: "" }));
+    }
+    if v > max {
+        return Err(err(field, Reason::TooLarge { max: Shown(max as f64), got: Shown(v as f64), unit: "" }));
+    }
+    // The range check above keeps v within u32.
+    Ok(u32::try_from(v).unwrap_or(u32::MAX))
+}
+
+/// A validated scenario. Build it with [`Scenario::new`]; derive variants with [`Scenario::with`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    input: ScenarioInput,
+    gpu: &'static GpuSpec,
+    gpu_lookup: Lookup,
+    intra: IntraNodeBandwidth,
+    nodes: u32,
+    gpus_per_node: u32,
+    adapters_per_node: u32,
+    grad_accum_steps: u32,
+    warnings: Vec<String>,
+}
+
+impl Scenario {
+    /// Validates `input` and resolves its GPU. Unknown GPU names are not an error: they give generic defaults
+    /// and a warning.
+    pub fn new(input: ScenarioInput) -> Result<Scenario, ScenarioError> {
+        let gpu_lookup = catalog::lookup(&input.gpu);
+        Scenario::build(input, gpu_lookup)
+    }
+
+    fn build(input: ScenarioInput, gpu_lookup: Lookup) -> Result<Scenario, ScenarioError> {
+        use limits::*;
+        range(Field::Params, input.params, 1.0, MAX_PARAMS, " parameters")?;
+        let grad_accum_steps = count(Field::GradAccumSteps, input.grad_accum_steps, 1, MAX_GRAD_ACCUM)?;
+        range(Field::BucketBytes, input.bucket_bytes, MIN_BUCKET_BYTES, MAX_BUCKET_BYTES, " bytes")?;
+        match input.compute {
+            ComputeInput::Given { ms } => {
+                range(Field::ComputeMs, ms, 0.0, MAX_COMPUTE_MS, " ms")?;
+            }
+            ComputeInput::Tokens { tokens_per_step, mfu } => {
+                range(Field::TokensPerStep, tokens_per_step, 1.0, MAX_TOKENS_PER_STEP, " tokens")?;
+                range(Field::Mfu, mfu, MIN_FRACTION, 1.0, "")?;
+            }
+        }
+        range(Field::ActivationBytesPerGpu, input.activation_bytes_per_gpu, 0.0, MAX_ACTIVATION_BYTES, " bytes")?;
+        let nodes = count(Field::Nodes, input.nodes, 1, MAX_NODES)?;
+        let gpus_per_node = count(Field::GpusPerNode, input.gpus_per_node, 1, MAX_GPUS_PER_NODE)?;
+        let adapters_per_node = count(Field::AdaptersPerNode, input.adapters_per_node, 0, MAX_ADAPTERS_PER_NODE)?;
+        if nodes > 1 && adapters_per_node == 0 {
+            return Err(err(Field::AdaptersPerNode, Reason::NeedsAdapters));
+        }
+        range(Field::LinkGbps, input.link_gbps, MIN_LINK_GBPS, MAX_LINK_GBPS, " Gb/s")?;
+        range(Field::Overlap, input.overlap, 0.0, 1.0, "")?;
+        if let Some(e) = input.link_efficiency {
+            range(Field::LinkEfficiency, e, MIN_FRACTION, 1.0, "")?;
+        }
+        if let Some(l) = input.latency_us {
+            range(Field::LatencyUs, l, 0.0, MAX_LATENCY_US, " us")?;
+        }
+        if let Some(r) = input.ring_factor {
+            range(Field::RingFactor, r, MIN_FRACTION, 2.0, "")?;
+        }
+        range(Field::TargetExposedShare, input.target_exposed_share, MIN_FRACTION, 1.0, "")?;
+
+        let gpu = gpu_lookup.spec();
+        let mut warnings = Vec::new();
+        match gpu_lookup {
+            Lookup::Unknown => warnings.push(format!(
+                "unknown GPU '{}': using generic defaults ({} GiB, {} TFLOP/s BF16, PCIe Gen4); pick a catalog GPU \
+                 for real figures",
+                input.gpu,
+                gpu.memory_gib,
+                gpu.bf16_dense_tflops.get()
+            )),
+            Lookup::Matched(g) => {
+                warnings.push(format!("GPU '{}' read as catalog entry '{}' ({})", input.gpu, g.key, g.name))
+            }
+            Lookup::Exact(_) => {}
+        }
+        let link = input.intra_node.unwrap_or(gpu.intra_node);
+        let intra = catalog::intra_node_bandwidth(gpu, link);
+        if intra.link != link {
+            warnings.push(format!(
+                "{} has no {}; using {}",
+                gpu.name,
+                link.label(),
+                intra.link.label()
+            ));
+        }
+        Ok(Scenario {
+            input,
+            gpu,
+            gpu_lookup,
+            intra,
+            nodes,
+            gpus_per_node,
+            adapters_per_node,
+            grad_accum_steps,
+            warnings,
+        })
+    }
+
+    /// A copy with some inputs changed, validated again. The GPU is resolved again only if its name changed.
+    pub fn with(&self, change: impl FnOnce(&mut ScenarioInput)) -> Result<Scenario, ScenarioError> {
+        let mut input = self.input.clone();
+        change(&mut input);
+        if input.gpu == self.input.gpu {
+            Scenario::build(input, self.gpu_lookup)
+        } else {
+            Scenario::new(input)
+        }
+    }
+
+    /// The validated inputs.
+    pub fn input(&self) -> &ScenarioInput {
+        &self.input
+    }
+
+    /// The resolved GPU (generic defaults when the name was unknown).
+    pub fn gpu(&self) -> &'static GpuSpec {
+        self.gpu
+    }
+
+    /// Whether the GPU name was recognised.
+    pub fn gpu_known(&self) -> bool {
+        !matches!(self.gpu_lookup, Lookup::Unknown)
+    }
+
+    /// Intra-node all-reduce bandwidths for this GPU and link.
+    pub fn intra_node(&self) -> IntraNodeBandwidth {
+        self.intra
+    }
+
+    /// Nodes, at least 1.
+    pub fn nodes(&self) -> u32 {
+        self.nodes
+    }
+
+    /// GPUs per node, at least 1.
+    pub fn gpus_per_node(&self) -> u32 {
+        self.gpus_per_node
+    }
+
+    /// All GPUs in the job.
+    pub fn participants(&self) -> u32 {
+        self.nodes.saturating_mul(self.gpus_per_node)
+    }
+
+    /// Adapters per node (at least 1 when nodes > 1).
+    pub fn adapters_per_node(&self) -> u32 {
+        self.adapters_per_node
+    }
+
+    /// Accumulation micro-steps per optimizer step, at least 1.
+    pub fn grad_accum_steps(&self) -> u32 {
+        self.grad_accum_steps
+    }
+
+    /// One adapter's line rate.
+    pub fn link(&self) -> GbitPerSec {
+        GbitPerSec::new(self.input.link_gbps)
+    }
+
+    /// Latency override, if set.
+    pub fn latency_override(&self) -> Option<Seconds> {
+        self.input.latency_us.map(Seconds::from_micros)
+    }
+
+    /// What the user should know about how the inputs were read.
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rejects(change: impl FnOnce(&mut ScenarioInput), field: Field, text: &str) {
+        let mut input = ScenarioInput::default();
+        change(&mut input);
+        let e = Scenario::new(input).expect_err("must be rejected");
+        assert_eq!(e.field, field);
+        assert!(e.to_string().contains(text), "'{e}' should contain '{text}'");
+        assert!(e.to_string().starts_with(field.key()), "'{e}' names the field first");
+    }
+
+    #[test]
+    fn the_default_is_valid() {
+        let s = Scenario::new(ScenarioInput::default()).expect("default is valid");
+        assert_eq!(s.participants(), 16);
+        assert!(s.warnings().is_empty(), "{:?}", s.warnings());
+    }
+
+    #[test]
+    fn bad_values_name_the_field_and_the_reason() {
+        rejects(|i| i.params = 0.0, Field::Params, "at least 1");
+        rejects(|i| i.params = -7e9, Field::Params, "at least 1");
+        rejects(|i| i.params = 1e20, Field::Params, "at most 1e14 parameters (got 1e20)");
+        rejects(|i| i.params = f64::NAN, Field::Params, "finite");
+        rejects(|i| i.params = f64::INFINITY, Field::Params, "finite");
+        rejects(|i| i.nodes = 0, Field::Nodes, "at least 1 (got 0)");
+        rejects(|i| i.nodes = -2, Field::Nodes, "(got -2)");
+        rejects(|i| i.gpus_per_node = 0, Field::GpusPerNode, "at least 1");
+        rejects(|i| i.adapters_per_node = -1, Field::AdaptersPerNode, "at least 0");
+        rejects(|i| i.adapters_per_node = 0, Field::AdaptersPerNode, "nodes > 1");
+        rejects(|i| i.link_gbps = 10_000.0, Field::LinkGbps, "at most 3200 Gb/s");
+        rejects(|i| i.link_gbps = 0.0, Field::LinkGbps, "at least");
+        rejects(|i| i.overlap = 1.5, Field::Overlap, "at most 1");
+        rejects(|i| i.overlap = -0.1, Field::Overlap, "at least 0");
+        rejects(|i| i.link_efficiency = Some(0.0), Field::LinkEfficiency, "at least");
+        rejects(|i| i.ring_factor = Some(3.0), Field::RingFactor, "at most 2");
+        rejects(|i| i.latency_us = Some(f64::NEG_INFINITY), Field::LatencyUs, "finite");
+        rejects(|i| i.grad_accum_steps = 0, Field::GradAccumSteps, "at least 1");
+        rejects(|i| i.compute = ComputeInput::Given { ms: -1.0 }, Field::ComputeMs, "at least 0");
+        rejects(
+            |i| i.compute = ComputeInput::Tokens { tokens_per_step: 1e6, mfu: 1.2 },
+            Field::Mfu,
+            "at most 1",
+        );
+    }
+
+    #[test]
+    fn one_node_needs_no_adapter() {
+        let input = ScenarioInput { nodes: 1, adapters_per_node: 0, ..ScenarioInput::default() };
+        assert!(Scenario::new(input).is_ok());
+    }
+
+    #[test]
+    fn unknown_gpu_is_a_warning() {
+        let input = ScenarioInput { gpu: "Imaginary X1".into(), ..ScenarioInput::default() };
+        let s = Scenario::new(input).expect("unknown GPU is still a scenario");
+        assert!(!s.gpu_known());
+        assert!(s.warnings()[0].contains("unknown GPU 'Imaginary X1'"));
+    }
+
+    #[test]
+    fn input_round_trips_through_json_with_defaults() {
+        let s: ScenarioInput = serde_json::from_str(r#"{"params": 70e9, "fabric": "roce"}"#).expect("parses");
+        assert_eq!(s.params, 70e9);
+        assert_eq!(s.fabric, Fabric::Roce);
+        assert_eq!(s.nodes, 2);
+        let back: ScenarioInput = serde_json::from_str(&serde_json::to_string(&s).expect("ser")).expect("de");
+        assert_eq!(back, s);
+        assert!(serde_json::from_str::<ScenarioInput>(r#"{"parms": 1}"#).is_err());
+    }
+}

@@ -1,0 +1,222 @@
+//! One training step: gradient bytes, the lower bound, bucketed synchronisation, compute and overlap.
+
+use serde::Serialize;
+
+use crate::collective::{self, Bottleneck};
+use crate::scenario::{ComputeInput, Scenario};
+use crate::units::{Bytes, GbytePerSec, Seconds};
+
+/// FLOPs per parameter per token for a forward and backward pass (Kaplan et al. 2020, "Scaling Laws for Neural
+/// Language Models", section 2.1: C ~ 6 N per token).
+pub const FLOPS_PER_PARAM_PER_TOKEN: f64 = 6.0;
+
+/// The time of one optimizer step and its parts. Keys are the JSON contract of `probe-cli estimate step --json`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StepEstimate {
+    /// Gradient bytes G = params x bytes per element.
+    pub gradient_bytes: Bytes,
+    /// Participants N = nodes x GPUs per node.
+    pub participants: u32,
+    /// Ring factor used, 2(N-1)/N unless overridden.
+    pub ring_factor: f64,
+    /// Communication volume relative to a DDP all-reduce (1.5 for ZeRO-3/FSDP).
+    pub sync_volume_factor: f64,
+    /// Bytes through each participant's link per step: ring factor x G x volume factor.
+    pub bytes_per_participant: Bytes,
+    /// One adapter's line rate in GB/s, the divisor of the lower bound.
+    pub lower_bound_link_gbyte_per_s: GbytePerSec,
+    /// The lower bound: bytes per participant / one adapter's line rate; no latency, no efficiency loss, no overlap.
+    pub lower_bound_s: Seconds,
+    /// Bus bandwidth of the Ring all-reduce (the bottleneck), GB/s.
+    pub busbw_gbs: GbytePerSec,
+    /// What limits it.
+    pub bottleneck: Bottleneck,
+    /// Share of line rate per adapter used for the network.
+    pub link_efficiency: f64,
+    /// Latency paid by each bucket's collective.
+    pub latency_per_collective_s: Seconds,
+    /// Gradient buckets per step (each pays the latency).
+    pub buckets: u64,
+    /// Communication per step: volume x (buckets x latency + ring factor x G / busbw).
+    pub comm_s: Seconds,
+    /// Communication hidden behind compute.
+    pub hidden_comm_s: Seconds,
+    /// Communication not hidden: it adds to the step.
+    pub exposed_comm_s: Seconds,
+    /// Compute per optimizer step.
+    pub compute_s: Seconds,
+    /// Step time: compute + exposed communication.
+    pub step_s: Seconds,
+    /// Compute / step: 1 when communication is free.
+    pub scaling_efficiency: f64,
+    /// Exposed communication / step.
+    pub exposed_share: f64,
+    /// Tokens per second, when tokens per step are known.
+    pub tokens_per_s: Option<f64>,
+}
+
+/// Gradient bytes of a scenario.
+pub fn gradient_bytes(s: &Scenario) -> Bytes {
+    Bytes::new(s.input().params * s.input().dtype.bytes())
+}
+
+/// Compute time per optimizer step.
+pub fn compute_time(s: &Scenario) -> Seconds {
+    match s.input().compute {
+        ComputeInput::Given { ms } => Seconds::from_millis(ms),
+        ComputeInput::Tokens { tokens_per_step, mfu } => {
+            let flops = FLOPS_PER_PARAM_PER_TOKEN * s.input().params * tokens_per_step;
+            let rate = f64::from(s.participants()) * s.gpu().bf16_dense_tflops.flop_per_s() * mfu;
+            Seconds::new(flops / rate)
+        }
+    }
+}
+
+/// Estimates one optimizer step.
+pub fn estimate_step(s: &Scenario) -> StepEstimate {
+    let g = gradient_bytes(s);
+    let r = collective::ring_factor(s);
+    let volume = s.input().sync.volume_factor();
+    let bytes_per_participant = g.scale(r * volume);
+    let link = s.link().to_gbyte_per_s();
+    let lower_bound = link.transfer_time(bytes_per_participant);
+
+    let bus = collective::bus_bandwidth(s);
+    let alpha = collective::latency(s);
+    let syncing = s.participants() > 1;
+    let buckets = if syncing { (g.get() / s.input().bucket_bytes).ceil().max(1.0) as u64 } else { 0 };
+    let comm = if syncing {
+        (alpha.scale(buckets as f64) + bus.busbw.transfer_time(g.scale(r))).scale(volume)
+    } else {
+        Seconds::ZERO
+    };
+
+    let compute = compute_time(s);
+    // Only the last accumulation micro-step's backward pass runs while the gradients are synchronised.
+    let window = compute.scale(1.0 / f64::from(s.grad_accum_steps()));
+    let hidden = comm.scale(s.input().overlap).min(window);
+    let exposed = comm - hidden;
+    let step = compute + exposed;
+    let (scaling_efficiency, exposed_share) = if step.as_secs() > 0.0 {
+        (compute.as_secs() / step.as_secs(), exposed.as_secs() / step.as_secs())
+    } else {
+        (1.0, 0.0)
+    };
+    let tokens_per_s = match s.input().compute {
+        ComputeInput::Tokens { tokens_per_step, .. } if step.as_secs() > 0.0 => Some(tokens_per_step / step.as_secs()),
+        _ => None,
+    };
+    StepEstimate {
+        gradient_bytes: g,
+        participants: s.participants(),
+        ring_factor: r,
+        sync_volume_factor: volume,
+        bytes_per_participant,
+        lower_bound_link_gbyte_per_s: link,
+        lower_bound_s: lower_bound,
+        busbw_gbs: bus.busbw,
+        bottleneck: bus.bottleneck,
+        link_efficiency: bus.efficiency,
+        latency_per_collective_s: alpha,
+        buckets,
+        comm_s: comm,
+        hidden_comm_s: hidden,
+        exposed_comm_s: exposed,
+        compute_s: compute,
+        step_s: step,
+        scaling_efficiency,
+        exposed_share,
+        tokens_per_s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{ScenarioInput, SyncStrategy};
+
+    fn estimate(change: impl FnOnce(&mut ScenarioInput)) -> StepEstimate {
+        let mut i = ScenarioInput::default();
+        change(&mut i);
+        estimate_step(&Scenario::new(i).expect("valid"))
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+    }
+
+    #[test]
+    fn the_reference_arithmetic_holds() {
+        for (gbps, secs) in [(400.0, 0.56), (25.0, 8.96)] {
+            let e = estimate(|i| {
+                i.link_gbps = gbps;
+                i.ring_factor = Some(2.0);
+            });
+            assert!(close(e.gradient_bytes.get(), 14e9));
+            assert!(close(e.bytes_per_participant.get(), 28e9));
+            assert!(close(e.lower_bound_s.as_secs(), secs), "{gbps} Gb/s: {:?}", e.lower_bound_s);
+        }
+    }
+
+    #[test]
+    fn the_default_ring_factor_is_2_n_minus_1_over_n() {
+        let e = estimate(|_| {});
+        assert!(close(e.ring_factor, 2.0 * 15.0 / 16.0));
+        assert!(close(e.bytes_per_participant.get(), 14e9 * 1.875));
+    }
+
+    #[test]
+    fn zero3_moves_one_and_a_half_times_the_bytes() {
+        let ddp = estimate(|_| {});
+        let z3 = estimate(|i| i.sync = SyncStrategy::Zero3);
+        assert!(close(z3.bytes_per_participant.get(), 1.5 * ddp.bytes_per_participant.get()));
+        assert!(close(z3.comm_s.as_secs(), 1.5 * ddp.comm_s.as_secs()));
+    }
+
+    #[test]
+    fn each_bucket_pays_the_latency() {
+        let e = estimate(|_| {});
+        assert_eq!(e.buckets, (14e9f64 / (25.0 * 1024.0 * 1024.0)).ceil() as u64);
+        let transfer = e.busbw_gbs.transfer_time(e.gradient_bytes.scale(e.ring_factor));
+        let expected = transfer + e.latency_per_collective_s.scale(e.buckets as f64);
+        assert!(close(e.comm_s.as_secs(), expected.as_secs()));
+    }
+
+    #[test]
+    fn overlap_never_hides_more_than_the_compute_window() {
+        let e = estimate(|i| {
+            i.overlap = 1.0;
+            i.link_gbps = 25.0;
+            i.compute = ComputeInput::Given { ms: 500.0 };
+        });
+        assert!(close(e.hidden_comm_s.as_secs(), 0.5));
+        assert!(close(e.step_s.as_secs(), e.comm_s.as_secs()));
+        let accum = estimate(|i| {
+            i.overlap = 1.0;
+            i.link_gbps = 25.0;
+            i.grad_accum_steps = 4;
+            i.compute = ComputeInput::Given { ms: 500.0 };
+        });
+        assert!(close(accum.hidden_comm_s.as_secs(), 0.125));
+    }
+
+    #[test]
+    fn compute_from_tokens_uses_six_flops_per_param_per_token() {
+        let e = estimate(|i| i.compute = ComputeInput::Tokens { tokens_per_step: 4e6, mfu: 0.5 });
+        let expected = 6.0 * 7e9 * 4e6 / (16.0 * 989e12 * 0.5);
+        assert!(close(e.compute_s.as_secs(), expected));
+        assert!(close(e.tokens_per_s.expect("tokens known"), 4e6 / e.step_s.as_secs()));
+    }
+
+    #[test]
+    fn a_single_gpu_step_is_pure_compute() {
+        let e = estimate(|i| {
+            i.nodes = 1;
+            i.gpus_per_node = 1;
+            i.compute = ComputeInput::Given { ms: 0.0 };
+        });
+        assert_eq!(e.comm_s, Seconds::ZERO);
+        assert_eq!(e.step_s, Seconds::ZERO);
+        assert_eq!(e.scaling_efficiency, 1.0);
+    }
+}

@@ -1,0 +1,124 @@
+//! Comparisons and sweeps as pure functions: the page's charts and the CLI's tables draw these.
+
+use serde::Serialize;
+
+use crate::estimate::{Estimate, estimate};
+use crate::scenario::{Scenario, ScenarioError};
+use crate::step::estimate_step;
+use crate::units::Seconds;
+
+/// Scenario A against scenario B.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    /// Scenario A.
+    pub a: Estimate,
+    /// Scenario B.
+    pub b: Estimate,
+    /// B's step time over A's (below 1: B is faster).
+    pub step_ratio_b_over_a: f64,
+    /// B's step time minus A's.
+    pub step_delta_s: f64,
+    /// B's lower bound over A's.
+    pub lower_bound_ratio_b_over_a: f64,
+}
+
+fn ratio(b: Seconds, a: Seconds) -> f64 {
+    if a.as_secs() > 0.0 { b.as_secs() / a.as_secs() } else if b.as_secs() > 0.0 { f64::MAX } else { 1.0 }
+}
+
+/// Compares two scenarios.
+pub fn compare(a: &Scenario, b: &Scenario) -> Comparison {
+    let ea = estimate(a);
+    let eb = estimate(b);
+    Comparison {
+        step_ratio_b_over_a: ratio(eb.step.step_s, ea.step.step_s),
+        step_delta_s: eb.step.step_s.as_secs() - ea.step.step_s.as_secs(),
+        lower_bound_ratio_b_over_a: ratio(eb.step.lower_bound_s, ea.step.lower_bound_s),
+        a: ea,
+        b: eb,
+    }
+}
+
+/// One point of a sweep.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct SweepPoint {
+    /// The swept value (nodes, or Gb/s).
+    pub x: f64,
+    /// Step time.
+    pub step_s: Seconds,
+    /// Compute time.
+    pub compute_s: Seconds,
+    /// Communication hidden behind compute.
+    pub hidden_comm_s: Seconds,
+    /// Exposed communication.
+    pub exposed_comm_s: Seconds,
+    /// Compute / step.
+    pub scaling_efficiency: f64,
+    /// The lower bound.
+    pub lower_bound_s: Seconds,
+}
+
+fn point(x: f64, s: &Scenario) -> SweepPoint {
+    let e = estimate_step(s);
+    SweepPoint {
+        x,
+        step_s: e.step_s,
+        compute_s: e.compute_s,
+        hidden_comm_s: e.hidden_comm_s,
+        exposed_comm_s: e.exposed_comm_s,
+        scaling_efficiency: e.scaling_efficiency,
+        lower_bound_s: e.lower_bound_s,
+    }
+}
+
+/// Step time against the number of nodes (everything else as in `s`). A node count the model rejects is an error
+/// naming `nodes`. Going from one node to several needs adapters: a one-node scenario with none gets one.
+pub fn sweep_nodes(s: &Scenario, nodes: &[u32]) -> Result<Vec<SweepPoint>, ScenarioError> {
+    nodes
+        .iter()
+        .map(|&n| {
+            let v = s.with(|i| {
+                i.nodes = i64::from(n);
+                if n > 1 && i.adapters_per_node < 1 {
+                    i.adapters_per_node = 1;
+                }
+            })?;
+            Ok(point(f64::from(n), &v))
+        })
+        .collect()
+}
+
+/// Step time against the line rate per adapter, Gb/s.
+pub fn sweep_line_rate(s: &Scenario, gbps: &[f64]) -> Result<Vec<SweepPoint>, ScenarioError> {
+    gbps.iter()
+        .map(|&r| {
+            let v = s.with(|i| i.link_gbps = r)?;
+            Ok(point(r, &v))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::ScenarioInput;
+
+    #[test]
+    fn four_hundred_beats_twenty_five() {
+        let a = Scenario::new(ScenarioInput { link_gbps: 25.0, ..ScenarioInput::default() }).expect("valid");
+        let b = Scenario::new(ScenarioInput::default()).expect("valid");
+        let c = compare(&a, &b);
+        assert!(c.step_ratio_b_over_a < 1.0);
+        assert!((c.lower_bound_ratio_b_over_a - 25.0 / 400.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn sweeps_follow_their_axis() {
+        let s = Scenario::new(ScenarioInput::default()).expect("valid");
+        let pts = sweep_nodes(&s, &[1, 2, 4, 8]).expect("valid nodes");
+        assert_eq!(pts.iter().map(|p| p.x).collect::<Vec<_>>(), [1.0, 2.0, 4.0, 8.0]);
+        assert!(sweep_nodes(&s, &[0]).is_err());
+        let rates = sweep_line_rate(&s, &[25.0, 100.0, 400.0]).expect("valid rates");
+        assert!(rates.windows(2).all(|w| w[1].step_s <= w[0].step_s));
+    }
+}
