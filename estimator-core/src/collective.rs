@@ -64,7 +64,7 @@ pub struct BusBandwidth {
     pub network: Option<GbytePerSec>,
     /// The intra-node limit that applies.
     pub intra_node: GbytePerSec,
-    /// Per-adapter efficiency used (share of line rate).
+    /// Per-adapter share of line rate used.
     pub efficiency: f64,
 }
 
@@ -227,10 +227,11 @@ pub fn allreduce(s: &Scenario, bytes: Bytes) -> AllReduceEstimate {
     let factor = nccl_busbw_factor(ranks);
     let algbw = if t.as_secs() > 0.0 { bytes.as_gb() / t.as_secs() } else { 0.0 };
     let tree_2node_busbw_gbs = (s.nodes() == 2).then(|| {
+        // Tree/NVLSTree move S, not 2(N-1)/N x S, through each node's NICs; inside the node the best single-node
+        // algorithm (NVLS) or the ring's share of the links applies, whichever is larger.
         let net = bus.network.unwrap_or(bus.busbw).scale(factor);
-        let intra = if s.gpus_per_node() > 1 { s.intra_node().allreduce } else { net };
-        let peak = intra.min(net);
-        // The same latency applies; report the reading at this size.
+        let intra = if s.gpus_per_node() > 1 { s.intra_node().allreduce.max(bus.intra_node) } else { net };
+        let peak = intra.min(net).max(bus.busbw);
         let tree_t = latency(s) + peak.transfer_time(bytes.scale(factor));
         if tree_t.as_secs() > 0.0 { bytes.as_gb() / tree_t.as_secs() * factor } else { 0.0 }
     });

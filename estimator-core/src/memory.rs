@@ -30,8 +30,9 @@ pub struct MemoryFit {
     pub one_node_zero3_bytes_per_gpu: Bytes,
     /// Whether it fits on one node with ZeRO-3/FSDP.
     pub fits_one_node_zero3: bool,
-    /// The fewest GPUs that hold the model states with ZeRO-3/FSDP, activations included.
-    pub min_gpus_zero3: u64,
+    /// The fewest GPUs that hold the model states with ZeRO-3/FSDP, activations included; `None` when the
+    /// activations alone exceed the GPU's memory.
+    pub min_gpus_zero3: Option<u64>,
 }
 
 /// Model states and activations per GPU against the GPU's memory.
@@ -46,7 +47,7 @@ pub fn memory_fit(s: &Scenario) -> MemoryFit {
     };
     let one_node_zero3 = sharded(s.gpus_per_node());
     let free = mem - act;
-    let min_gpus_zero3 = if free > 0.0 { (states / free).ceil().max(1.0).min(1e15) as u64 } else { u64::MAX };
+    let min_gpus_zero3 = (free > 0.0).then(|| (states / free).ceil().clamp(1.0, 1e15) as u64);
     MemoryFit {
         model_state_bytes_per_gpu: Bytes::new(here),
         activation_bytes_per_gpu: Bytes::new(act),
@@ -78,7 +79,7 @@ mod tests {
         assert_eq!(m.model_state_bytes_per_gpu.get(), 112e9);
         assert!(!m.fits && !m.fits_one_node, "112 GB of states do not fit in an 80 GiB H100");
         assert!(m.fits_one_node_zero3, "14 GB per GPU when sharded over 8");
-        assert_eq!(m.min_gpus_zero3, 2);
+        assert_eq!(m.min_gpus_zero3, Some(2));
     }
 
     #[test]
@@ -95,5 +96,7 @@ mod tests {
             i.activation_bytes_per_gpu = 80e9;
         });
         assert!(!m.fits, "16 GB + 80 GB > 80 GiB");
+        let m = fit(|i| i.activation_bytes_per_gpu = 100e9);
+        assert_eq!(m.min_gpus_zero3, None, "activations alone exceed an 80 GiB GPU");
     }
 }

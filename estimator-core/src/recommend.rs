@@ -51,8 +51,9 @@ pub struct Recommendation {
     pub reasons: Vec<String>,
     /// Exposed communication allowed as a share of the step.
     pub target_exposed_share: f64,
-    /// The fewest nodes that hold the model states (with ZeRO-3/FSDP if DDP cannot fit).
-    pub min_nodes: u32,
+    /// The fewest nodes that hold the model states (with ZeRO-3/FSDP if DDP cannot fit); `None` when nothing
+    /// fits.
+    pub min_nodes: Option<u32>,
     /// The smallest ladder fabric meeting the target at `nodes` (the scenario's, or `min_nodes` if larger);
     /// `None` on one node, or when even the top of the ladder misses the target.
     pub min_fabric: Option<FabricChoice>,
@@ -128,8 +129,7 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
     let gpn = s.gpus_per_node();
     let cap = gib(mem.gpu_memory_bytes);
     let mut reasons = Vec::new();
-    let min_gpus = mem.min_gpus_zero3;
-    let min_nodes = u32::try_from(min_gpus.div_ceil(u64::from(gpn))).unwrap_or(u32::MAX).max(1);
+    let min_nodes = mem.min_gpus_zero3.map(|g| u32::try_from(g.div_ceil(u64::from(gpn))).unwrap_or(u32::MAX).max(1));
 
     let kind = if mem.fits_one_node {
         reasons.push(format!(
@@ -148,11 +148,20 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
             gib(mem.one_node_zero3_bytes_per_gpu)
         ));
         RecommendationKind::SingleNode
-    } else {
+    } else if let Some(min_gpus) = mem.min_gpus_zero3 {
         reasons.push(format!(
             "One node is not enough: even sharded with ZeRO-3/FSDP over {gpn} GPUs the model states need {} per \
-             GPU, more than the {cap} of a {}. It takes at least {min_gpus} GPUs, {min_nodes} nodes of {gpn}.",
+             GPU, more than the {cap} of a {}. It takes at least {min_gpus} GPUs, {} nodes of {gpn}.",
             gib(mem.one_node_zero3_bytes_per_gpu),
+            gpu.name,
+            min_nodes.unwrap_or(u32::MAX)
+        ));
+        RecommendationKind::MultiNode
+    } else {
+        reasons.push(format!(
+            "The activations alone ({} per GPU) exceed the {cap} of a {}: no number of nodes fits; reduce the \
+             micro-batch or use activation checkpointing.",
+            gib(mem.activation_bytes_per_gpu),
             gpu.name
         ));
         RecommendationKind::MultiNode
@@ -185,7 +194,13 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
     }
 
     // Fabric advice for the node count that will actually run.
-    let fabric_nodes = if kind == RecommendationKind::MultiNode { s.nodes().max(min_nodes) } else { s.nodes() };
+    let fabric_nodes = match kind {
+        RecommendationKind::MultiNode => match min_nodes {
+            Some(n) if i64::from(n) <= crate::scenario::limits::MAX_NODES => s.nodes().max(n),
+            _ => s.nodes(),
+        },
+        _ => s.nodes(),
+    };
     let mut min_fabric = None;
     if fabric_nodes > 1 {
         let needs_zero3 = kind == RecommendationKind::MultiNode && s.input().sync == SyncStrategy::Ddp;
@@ -274,10 +289,11 @@ mod tests {
             i.compute = ComputeInput::Tokens { tokens_per_step: 16e6, mfu: 0.4 };
         });
         assert_eq!(r.kind, RecommendationKind::MultiNode);
-        assert!(r.min_nodes >= 10, "405e9 x 16 B over 80 GiB GPUs: {}", r.min_nodes);
+        let min_nodes = r.min_nodes.expect("fits on some number of nodes");
+        assert!(min_nodes >= 10, "405e9 x 16 B over 80 GiB GPUs: {min_nodes}");
         let f = r.min_fabric.expect("a fabric on the ladder meets 10%");
         assert!(f.exposed_share <= 0.10);
-        assert!(f.nodes >= r.min_nodes);
+        assert!(f.nodes >= min_nodes);
     }
 
     #[test]

@@ -189,6 +189,11 @@ impl GbytePerSec {
     pub fn min(self, other: GbytePerSec) -> GbytePerSec {
         GbytePerSec(self.0.min(other.0))
     }
+
+    /// The larger of two bandwidths.
+    pub fn max(self, other: GbytePerSec) -> GbytePerSec {
+        GbytePerSec(self.0.max(other.0))
+    }
 }
 
 /// A compute rate in TFLOP/s (1e12 floating-point operations per second).

@@ -1,0 +1,112 @@
+//! Model invariants over random valid scenarios (proptest).
+
+use estimator_core::{
+    ComputeInput, Fabric, GradDtype, Scenario, ScenarioInput, StepEstimate, SyncStrategy, estimate, estimate_step,
+};
+use proptest::prelude::*;
+
+const GPUS: [&str; 8] = ["h100-sxm", "a100-sxm4-80gb", "l40s", "mi300x", "rtx-4090", "b200", "a10g", "unknown gpu"];
+
+fn fabric() -> impl Strategy<Value = Fabric> {
+    prop::sample::select(Fabric::ALL.to_vec())
+}
+
+fn scenario() -> impl Strategy<Value = ScenarioInput> {
+    (
+        (1e6..1e13f64, prop::sample::select(GradDtype::ALL.to_vec()), any::<bool>(), 1i64..16),
+        (1i64..64, 1i64..9, prop::sample::select(GPUS.to_vec()), 1i64..17, 1.0..1600.0f64, fabric(), any::<bool>()),
+        (0.0..=1.0f64, prop::option::of(0.05..=1.0f64), prop::option::of(0.0..5000.0f64)),
+        (any::<bool>(), 0.0..1e6f64, 1e3..1e8f64, 0.05..=1.0f64),
+    )
+        .prop_map(|(w, c, o, k)| ScenarioInput {
+            params: w.0,
+            dtype: w.1,
+            sync: if w.2 { SyncStrategy::Zero3 } else { SyncStrategy::Ddp },
+            grad_accum_steps: w.3,
+            nodes: c.0,
+            gpus_per_node: c.1,
+            gpu: c.2.to_string(),
+            adapters_per_node: c.3,
+            link_gbps: c.4,
+            fabric: c.5,
+            gdr: c.6,
+            overlap: o.0,
+            link_efficiency: o.1,
+            latency_us: o.2,
+            compute: if k.0 {
+                ComputeInput::Given { ms: k.1 }
+            } else {
+                ComputeInput::Tokens { tokens_per_step: k.2, mfu: k.3 }
+            },
+            ..ScenarioInput::default()
+        })
+}
+
+fn step(i: &ScenarioInput) -> StepEstimate {
+    estimate_step(&Scenario::new(i.clone()).expect("strategy yields valid scenarios"))
+}
+
+/// Allows for floating-point rounding when comparing two step times.
+fn not_slower(after: &StepEstimate, before: &StepEstimate) -> bool {
+    after.step_s.as_secs() <= before.step_s.as_secs() * (1.0 + 1e-12) + 1e-15
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_number_is_finite_and_nothing_panics(i in scenario()) {
+        let e = estimate(&Scenario::new(i).expect("valid"));
+        let json = serde_json::to_value(&e).expect("serialises");
+        fn finite(v: &serde_json::Value) -> bool {
+            match v {
+                serde_json::Value::Number(n) => n.as_f64().is_some_and(f64::is_finite),
+                serde_json::Value::Array(a) => a.iter().all(finite),
+                serde_json::Value::Object(o) => o.values().all(finite),
+                _ => true,
+            }
+        }
+        prop_assert!(finite(&json), "{json}");
+        prop_assert!(!e.recommendation.reasons.is_empty());
+    }
+
+    #[test]
+    fn step_is_at_least_compute_and_exposed_comm(i in scenario()) {
+        let e = step(&i);
+        prop_assert!(e.step_s >= e.compute_s);
+        prop_assert!(e.step_s >= e.exposed_comm_s);
+        prop_assert!(e.exposed_comm_s.as_secs() >= 0.0 && e.hidden_comm_s <= e.compute_s);
+        prop_assert!(e.hidden_comm_s <= e.comm_s);
+    }
+
+    #[test]
+    fn more_bandwidth_never_slows_a_step(i in scenario(), factor in 1.0..8.0f64) {
+        let faster = ScenarioInput { link_gbps: (i.link_gbps * factor).min(3200.0), ..i.clone() };
+        prop_assert!(not_slower(&step(&faster), &step(&i)));
+    }
+
+    #[test]
+    fn more_adapters_never_slow_a_step(i in scenario(), more in 1i64..8) {
+        let wider = ScenarioInput { adapters_per_node: (i.adapters_per_node + more).min(64), ..i.clone() };
+        prop_assert!(not_slower(&step(&wider), &step(&i)));
+    }
+
+    #[test]
+    fn more_overlap_never_slows_a_step(i in scenario(), extra in 0.0..=1.0f64) {
+        let hidden = ScenarioInput { overlap: (i.overlap + extra).min(1.0), ..i.clone() };
+        prop_assert!(not_slower(&step(&hidden), &step(&i)));
+    }
+
+    #[test]
+    fn more_parameters_never_make_a_step_faster(i in scenario(), factor in 1.0..10.0f64) {
+        let bigger = ScenarioInput { params: (i.params * factor).min(1e14), ..i.clone() };
+        prop_assert!(not_slower(&step(&i), &step(&bigger)));
+    }
+
+    #[test]
+    fn lower_bound_is_bytes_over_one_adapter(i in scenario()) {
+        let e = step(&i);
+        let expected = e.bytes_per_participant.get() / (i.link_gbps / 8.0 * 1e9);
+        prop_assert!((e.lower_bound_s.as_secs() - expected).abs() <= 1e-9 * expected.max(1e-9));
+    }
+}

@@ -1,0 +1,311 @@
+//! The calibration replay.
+//!
+//! Each point becomes a scenario (GPU from the catalog, nodes, GPUs per node, NICs, line rate, fabric, GDR) and is
+//! sorted into one of four groups, decided from the point's own metadata and notes, never from the model's error:
+//! - `point`: one node, three or more nodes, or two nodes with `NCCL_ALGO=Ring`. Scored against the Ring model.
+//! - `two-node default`: two nodes with NCCL's default algorithm, which may be Tree/NVLSTree. Scored against the
+//!   range from the Ring prediction to the two-node Tree/NVLSTree prediction (see `estimator_core::collective`).
+//! - `unhealthy`: the notes call the system degraded or misconfigured. Listed apart; the model predicts the
+//!   healthy value, so the measurement must fall well below it.
+//! - `low confidence`: unknown GPU or NICs, or notes that say to treat the point with care. Listed only.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use estimator_core::{
+    Bytes, Fabric, IntraNodeLink, Scenario, ScenarioInput, allreduce, catalog, collective::Bottleneck,
+};
+use serde::Deserialize;
+
+/// One row of a point: out-of-place figures as nccl-tests prints them.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Row {
+    /// Message size, bytes.
+    pub size_bytes: f64,
+    /// Out-of-place time, microseconds.
+    pub time_us: Option<f64>,
+    /// Out-of-place bus bandwidth, GB/s.
+    #[serde(rename = "busbw_GBps")]
+    pub busbw_gbps: Option<f64>,
+}
+
+/// One public measurement.
+#[derive(Clone, Debug, Deserialize)]
+pub struct Point {
+    /// Identifier.
+    pub id: String,
+    /// Nodes.
+    pub nodes: u32,
+    /// GPUs per node.
+    pub gpus_per_node: u32,
+    /// GPU as the source names it.
+    pub gpu: String,
+    /// Intra-node description.
+    pub intra_node: Option<String>,
+    /// Fabric description.
+    pub fabric: String,
+    /// NIC line rate, Gb/s.
+    pub nic_speed_gbps: Option<f64>,
+    /// NICs per node.
+    pub nics_per_node: Option<u32>,
+    /// GPUDirect RDMA description.
+    pub gdr: String,
+    /// Algorithm description.
+    pub algo: String,
+    /// Notes.
+    pub notes: Option<String>,
+    /// Rows.
+    #[serde(default)]
+    pub rows: Vec<Row>,
+    /// A typed summary (`{"8_gpus": 28}`) when there is no table.
+    #[serde(rename = "summary_busbw_GBps")]
+    pub summary_busbw_gbps: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+#[derive(Deserialize)]
+struct File {
+    points: Vec<Point>,
+}
+
+/// The group a point is scored in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Group {
+    /// Scored against the Ring prediction.
+    Point,
+    /// Scored against the Ring..Tree range.
+    TwoNodeDefault,
+    /// Degraded or misconfigured: the measurement should be well below the model.
+    Unhealthy,
+    /// Too little metadata; listed only.
+    LowConfidence,
+}
+
+impl Group {
+    /// Label for the table.
+    pub fn label(self) -> &'static str {
+        match self {
+            Group::Point => "point",
+            Group::TwoNodeDefault => "two-node default",
+            Group::Unhealthy => "unhealthy",
+            Group::LowConfidence => "low confidence",
+        }
+    }
+}
+
+/// A point replayed through the model.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// The point's identifier.
+    pub id: String,
+    /// Its group.
+    pub group: Group,
+    /// Message size compared, bytes.
+    pub size_bytes: f64,
+    /// Measured busbw, GB/s.
+    pub measured: f64,
+    /// Ring prediction, GB/s.
+    pub predicted: f64,
+    /// Two-node Tree/NVLSTree prediction, GB/s.
+    pub tree: Option<f64>,
+    /// Signed relative error (model - measured) / measured; for a range, the distance to the nearer end.
+    pub error: f64,
+    /// What limits the prediction.
+    pub bottleneck: Bottleneck,
+    /// What was assumed (inferred NIC speed, catalog entry).
+    pub assumptions: Vec<String>,
+}
+
+/// The path of the calibration file: `CALIBRATION_FILE`, else the copy in this crate.
+pub fn calibration_path() -> PathBuf {
+    std::env::var_os("CALIBRATION_FILE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/nccl-tests/measurements.json"))
+}
+
+/// Reads the points of a calibration file.
+pub fn load(path: &std::path::Path) -> Result<Vec<Point>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let f: File = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(f.points)
+}
+
+fn fabric_of(desc: &str) -> Option<Fabric> {
+    let d = desc.to_ascii_lowercase();
+    if d.contains("socket") {
+        Some(Fabric::Tcp)
+    } else if d.contains("tcpxo") || d.contains("slingshot") {
+        Some(Fabric::Rdma)
+    } else if d.contains("roce") {
+        Some(Fabric::Roce)
+    } else if d.contains("infiniband") {
+        Some(Fabric::Infiniband)
+    } else if d.contains("efa") {
+        Some(Fabric::Efa)
+    } else {
+        None
+    }
+}
+
+fn intra_of(desc: Option<&str>) -> Option<IntraNodeLink> {
+    let d = desc?.to_ascii_lowercase();
+    if d.contains("p2p_disable") || d.contains("host-staged") {
+        Some(IntraNodeLink::PcieHostStaged)
+    } else if d.contains("nvlink bridge") {
+        Some(IntraNodeLink::Nvlink)
+    } else {
+        None
+    }
+}
+
+/// The large-message figure of a point: the row with the peak busbw (the rows are large sizes already, and the
+/// peak is what the set's `peak_oop_busbw_GBps` records), or the typed summary for its GPU count.
+fn large_message(p: &Point) -> Option<(f64, f64)> {
+    let peak = p
+        .rows
+        .iter()
+        .filter_map(|r| Some((r.size_bytes, r.busbw_gbps?)))
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    if peak.is_some() {
+        return peak;
+    }
+    let summary = p.summary_busbw_gbps.as_ref()?;
+    let v = summary.get(&format!("{}_gpus", p.gpus_per_node))?.as_f64()?;
+    // A typed summary is a peak over large sizes; compare at 8 GiB.
+    Some((8.0 * 1024.0 * 1024.0 * 1024.0, v))
+}
+
+/// Replays one point. `None` when it has no large-message figure at all.
+pub fn replay(p: &Point) -> Option<Replay> {
+    let (size, measured) = large_message(p)?;
+    let notes = p.notes.clone().unwrap_or_default().to_ascii_lowercase();
+    let mut assumptions = Vec::new();
+    let lookup = catalog::lookup(&p.gpu);
+    let mut low_confidence = matches!(lookup, catalog::Lookup::Unknown)
+        || notes.contains("lower confidence")
+        || notes.contains("sanity check");
+    if !matches!(lookup, catalog::Lookup::Unknown) {
+        assumptions.push(format!("gpu={}", lookup.spec().key));
+    }
+    let multi = p.nodes > 1;
+    let fabric = if multi { fabric_of(&p.fabric) } else { Some(Fabric::Infiniband) };
+    if fabric.is_none() {
+        low_confidence = true;
+    }
+    let nics = p.nics_per_node;
+    let speed = match (p.nic_speed_gbps, nics) {
+        (Some(s), _) => Some(s),
+        (None, Some(_)) if multi => {
+            assumptions.push("nic speed inferred 400G".to_string());
+            Some(400.0)
+        }
+        _ => None,
+    };
+    if multi && (nics.is_none() || speed.is_none()) {
+        low_confidence = true;
+    }
+    let input = ScenarioInput {
+        nodes: i64::from(p.nodes),
+        gpus_per_node: i64::from(p.gpus_per_node),
+        gpu: p.gpu.clone(),
+        intra_node: intra_of(p.intra_node.as_deref()),
+        adapters_per_node: i64::from(if multi { nics.unwrap_or(1) } else { 0 }),
+        link_gbps: speed.unwrap_or(100.0),
+        fabric: fabric.unwrap_or(Fabric::Infiniband),
+        gdr: !p.gdr.trim().to_ascii_lowercase().starts_with("no"),
+        ..ScenarioInput::default()
+    };
+    let scenario = Scenario::new(input).ok()?;
+    let model = allreduce(&scenario, Bytes::new(size));
+    let ring_forced = p.algo.to_ascii_lowercase().contains("ring");
+    let group = if notes.contains("degraded") || notes.contains("misconfig") {
+        Group::Unhealthy
+    } else if low_confidence {
+        Group::LowConfidence
+    } else if p.nodes == 2 && !ring_forced {
+        Group::TwoNodeDefault
+    } else {
+        Group::Point
+    };
+    let predicted = model.busbw_gbs;
+    let tree = model.tree_2node_busbw_gbs;
+    let error = match (group, tree) {
+        (Group::TwoNodeDefault, Some(hi)) => {
+            let lo = predicted.min(hi);
+            let hi = predicted.max(hi);
+            if measured < lo {
+                (lo - measured) / measured
+            } else if measured > hi {
+                (hi - measured) / measured
+            } else {
+                0.0
+            }
+        }
+        _ => (predicted - measured) / measured,
+    };
+    Some(Replay {
+        id: p.id.clone(),
+        group,
+        size_bytes: size,
+        measured,
+        predicted,
+        tree,
+        error,
+        bottleneck: model.bottleneck,
+        assumptions,
+    })
+}
+
+/// Replays every point.
+pub fn replay_all(points: &[Point]) -> Vec<Replay> {
+    let mut v: Vec<Replay> = points.iter().filter_map(replay).collect();
+    v.sort_by(|a, b| a.group.cmp(&b.group).then_with(|| a.id.cmp(&b.id)));
+    v
+}
+
+/// The median of the absolute errors of a group.
+pub fn median_abs_error(replays: &[Replay], group: Group) -> Option<f64> {
+    let mut e: Vec<f64> = replays.iter().filter(|r| r.group == group).map(|r| r.error.abs()).collect();
+    if e.is_empty() {
+        return None;
+    }
+    e.sort_by(f64::total_cmp);
+    let n = e.len();
+    Some(if n % 2 == 1 { e[n / 2] } else { (e[n / 2 - 1] + e[n / 2]) / 2.0 })
+}
+
+/// The table as Markdown.
+pub fn markdown_table(replays: &[Replay]) -> String {
+    let mut s = String::new();
+    s.push_str("| point | group | size | measured busbw (GB/s) | predicted Ring (GB/s) | 2-node Tree (GB/s) | error | limited by |\n");
+    s.push_str("|---|---|---:|---:|---:|---:|---:|---|\n");
+    for r in replays {
+        let size = if r.size_bytes >= 1e9 {
+            format!("{:.0} GiB", r.size_bytes / 1073741824.0)
+        } else {
+            format!("{:.0} MiB", r.size_bytes / 1048576.0)
+        };
+        let tree = r.tree.map_or("".to_string(), |t| format!("{t:.1}"));
+        let note = if r.assumptions.is_empty() { String::new() } else { format!(" ({})", r.assumptions.join(", ")) };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {:.2} | {:.1} | {} | {:+.1}% | {:?}{} |",
+            r.id,
+            r.group.label(),
+            size,
+            r.measured,
+            r.predicted,
+            tree,
+            r.error * 100.0,
+            r.bottleneck,
+            note
+        );
+    }
+    for (g, label) in [(Group::Point, "point"), (Group::TwoNodeDefault, "two-node default")] {
+        if let Some(m) = median_abs_error(replays, g) {
+            let max = replays.iter().filter(|r| r.group == g).map(|r| r.error.abs()).fold(0.0, f64::max);
+            let n = replays.iter().filter(|r| r.group == g).count();
+            let _ = writeln!(s, "\n{label}: {n} points, median |error| {:.1}%, max {:.1}%", m * 100.0, max * 100.0);
+        }
+    }
+    s
+}
