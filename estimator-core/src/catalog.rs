@@ -572,11 +572,7 @@ impl Lookup {
 
 /// Lower-case ASCII letters and digits only, with a leading "nvidia", "tesla", "amd" or "instinct" removed.
 fn normalize(name: &str) -> String {
-    let mut s: String = name
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
+    let mut s: String = name.chars().filter(|c| c.is_ascii_alphanumeric()).map(|c| c.to_ascii_lowercase()).collect();
     for prefix in ["nvidia", "tesla", "amd", "instinct", "geforce"] {
         if let Some(rest) = s.strip_prefix(prefix) {
             s = rest.to_string();
@@ -599,9 +595,7 @@ pub fn lookup(name: &str) -> Lookup {
     if let Some(g) = exact {
         return Lookup::Exact(g);
     }
-    GPUS.iter()
-        .find(|g| g.patterns.iter().any(|p| wanted.contains(p)))
-        .map_or(Lookup::Unknown, Lookup::Matched)
+    GPUS.iter().find(|g| g.patterns.iter().any(|p| wanted.contains(p))).map_or(Lookup::Unknown, Lookup::Matched)
 }
 
 /// The all-reduce bus bandwidths of a GPU over an intra-node link that may differ from its default (a user who

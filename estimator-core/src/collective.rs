@@ -127,12 +127,10 @@ pub fn bus_bandwidth(s: &Scenario) -> BusBandwidth {
     }
     let (network, net_limit) = network_bandwidth(s, eff);
     let g = f64::from(s.gpus_per_node());
-    let intra_cap = if s.gpus_per_node() > 1 {
-        intra.ring.scale(g / (g - 1.0))
-    } else {
-        GbytePerSec::new(f64::INFINITY)
-    };
-    let (busbw, bottleneck) = if intra_cap < network { (intra_cap, Bottleneck::IntraNode) } else { (network, net_limit) };
+    let intra_cap =
+        if s.gpus_per_node() > 1 { intra.ring.scale(g / (g - 1.0)) } else { GbytePerSec::new(f64::INFINITY) };
+    let (busbw, bottleneck) =
+        if intra_cap < network { (intra_cap, Bottleneck::IntraNode) } else { (network, net_limit) };
     BusBandwidth {
         busbw,
         bottleneck,

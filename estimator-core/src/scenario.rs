@@ -460,12 +460,7 @@ impl Scenario {
         let link = input.intra_node.unwrap_or(gpu.intra_node);
         let intra = catalog::intra_node_bandwidth(gpu, link);
         if intra.link != link {
-            warnings.push(format!(
-                "{} has no {}; using {}",
-                gpu.name,
-                link.label(),
-                intra.link.label()
-            ));
+            warnings.push(format!("{} has no {}; using {}", gpu.name, link.label(), intra.link.label()));
         }
         Ok(Scenario {
             input,
@@ -484,11 +479,7 @@ impl Scenario {
     pub fn with(&self, change: impl FnOnce(&mut ScenarioInput)) -> Result<Scenario, ScenarioError> {
         let mut input = self.input.clone();
         change(&mut input);
-        if input.gpu == self.input.gpu {
-            Scenario::build(input, self.gpu_lookup)
-        } else {
-            Scenario::new(input)
-        }
+        if input.gpu == self.input.gpu { Scenario::build(input, self.gpu_lookup) } else { Scenario::new(input) }
     }
 
     /// The validated inputs.
@@ -593,11 +584,7 @@ mod tests {
         rejects(|i| i.latency_us = Some(f64::NEG_INFINITY), Field::LatencyUs, "finite");
         rejects(|i| i.grad_accum_steps = 0, Field::GradAccumSteps, "at least 1");
         rejects(|i| i.compute = ComputeInput::Given { ms: -1.0 }, Field::ComputeMs, "at least 0");
-        rejects(
-            |i| i.compute = ComputeInput::Tokens { tokens_per_step: 1e6, mfu: 1.2 },
-            Field::Mfu,
-            "at most 1",
-        );
+        rejects(|i| i.compute = ComputeInput::Tokens { tokens_per_step: 1e6, mfu: 1.2 }, Field::Mfu, "at most 1");
     }
 
     #[test]

@@ -23,7 +23,13 @@ pub struct Comparison {
 }
 
 fn ratio(b: Seconds, a: Seconds) -> f64 {
-    if a.as_secs() > 0.0 { b.as_secs() / a.as_secs() } else if b.as_secs() > 0.0 { f64::MAX } else { 1.0 }
+    if a.as_secs() > 0.0 {
+        b.as_secs() / a.as_secs()
+    } else if b.as_secs() > 0.0 {
+        f64::MAX
+    } else {
+        1.0
+    }
 }
 
 /// Compares two scenarios.

@@ -1,1 +1,59 @@
-fn main() {}
+//! probe-cli: the estimator in the terminal.
+//!
+//! `probe-cli estimate step` and `probe-cli estimate allreduce` run estimator-core's model on flags. Text output by
+//! default, one JSON document on stdout with `--json`, diagnostics on stderr. Exit codes: 0 ok, 1 error, 2 usage
+//! (bad flags or values the model rejects).
+
+mod cli;
+mod estimate;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command, EstimateCommand};
+
+/// A failure and the exit code it maps to.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad flags or values: exit 2.
+    Usage(String),
+    /// Anything else: exit 1.
+    Other(anyhow::Error),
+}
+
+impl From<anyhow::Error> for Failure {
+    fn from(e: anyhow::Error) -> Self {
+        Failure::Other(e)
+    }
+}
+
+fn run(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Estimate(EstimateCommand::Step(args)) => estimate::step(&args),
+        Command::Estimate(EstimateCommand::Allreduce(args)) => estimate::allreduce(&args),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help and version to stdout with exit 0, and usage errors to stderr with exit 2.
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(msg)) => {
+            eprintln!("error: {msg}");
+            eprintln!("\nFor more information, try '--help'.");
+            ExitCode::from(2)
+        }
+        Err(Failure::Other(e)) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}

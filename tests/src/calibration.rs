@@ -160,11 +160,7 @@ fn intra_of(desc: Option<&str>) -> Option<IntraNodeLink> {
 /// The large-message figure of a point: the row with the peak busbw (the rows are large sizes already, and the
 /// peak is what the set's `peak_oop_busbw_GBps` records), or the typed summary for its GPU count.
 fn large_message(p: &Point) -> Option<(f64, f64)> {
-    let peak = p
-        .rows
-        .iter()
-        .filter_map(|r| Some((r.size_bytes, r.busbw_gbps?)))
-        .max_by(|a, b| a.1.total_cmp(&b.1));
+    let peak = p.rows.iter().filter_map(|r| Some((r.size_bytes, r.busbw_gbps?))).max_by(|a, b| a.1.total_cmp(&b.1));
     if peak.is_some() {
         return peak;
     }

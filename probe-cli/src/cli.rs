@@ -1,0 +1,183 @@
+//! The command line: clap derive structs, one per subcommand, and the value parsers they share.
+
+use clap::{Args, Parser, Subcommand};
+use estimator_core::quantity::{parse_bytes, parse_count};
+use estimator_core::{Fabric, GradDtype, IntraNodeLink, SyncStrategy};
+
+/// RDMA step-time estimator: does a training job need a fast fabric, and what does a slow one cost per step?
+#[derive(Debug, Parser)]
+#[command(name = "probe-cli", version, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Top-level commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the step-time model in the terminal.
+    #[command(subcommand)]
+    Estimate(EstimateCommand),
+}
+
+/// `probe-cli estimate ...`
+#[derive(Debug, Subcommand)]
+pub enum EstimateCommand {
+    /// Estimate one training step: gradient sync, compute, overlap, memory fit and a single- vs multi-node answer.
+    #[command(after_help = "Example:\n  probe-cli estimate step --params 7B --dtype bf16 --nodes 2 --gpus-per-node 8 \
+                            --gpu \"NVIDIA H100 80GB HBM3\" --adapters 8 --link-gbps 400 --fabric ib --overlap 0.5 \
+                            --tokens-per-step 4M")]
+    Step(StepArgs),
+    /// The expected nccl-tests all_reduce_perf result (time, algbw, busbw) for a message size on this hardware.
+    #[command(after_help = "Example:\n  probe-cli estimate allreduce --bytes 8GiB --nodes 2 --gpus-per-node 8 \
+                            --gpu h100 --adapters 8 --link-gbps 400 --fabric ib")]
+    Allreduce(AllreduceArgs),
+}
+
+/// The hardware, shared by both subcommands.
+#[derive(Debug, Args)]
+pub struct ClusterArgs {
+    /// GPU model: a catalog key (h100-sxm), a name NVML reports ("NVIDIA H100 80GB HBM3") or a fragment (h100).
+    #[arg(long, default_value = "h100-sxm")]
+    pub gpu: String,
+    /// GPUs per node.
+    #[arg(long, default_value_t = 8, allow_negative_numbers = true)]
+    pub gpus_per_node: i64,
+    /// Intra-node link, when it differs from the GPU's usual one.
+    #[arg(long, value_parser = parse_intra_node, value_name = "nvswitch|nvlink|xgmi|pcie|pcie-host-staged")]
+    pub intra_node: Option<IntraNodeLink>,
+    /// Network adapters per node (RDMA NICs, or Ethernet ports for tcp).
+    #[arg(long, allow_negative_numbers = true)]
+    pub adapters: Option<i64>,
+    /// Line rate of one adapter, Gb/s (25, 100, 200, 400, ...).
+    #[arg(long, allow_negative_numbers = true)]
+    pub link_gbps: Option<f64>,
+    /// Fabric: ib (infiniband), roce, efa, rdma (other RDMA/plugin fabric), tcp (Ethernet without RDMA).
+    #[arg(long, value_parser = parse_fabric, default_value = "ib", value_name = "ib|roce|efa|rdma|tcp")]
+    pub fabric: Fabric,
+    /// GPUDirect RDMA is off: the NICs go through host memory.
+    #[arg(long)]
+    pub no_gdr: bool,
+    /// Override: bus bandwidth per adapter as a share of line rate (0..1).
+    #[arg(long, allow_negative_numbers = true)]
+    pub link_efficiency: Option<f64>,
+    /// Override: latency of one all-reduce, microseconds.
+    #[arg(long, allow_negative_numbers = true)]
+    pub latency_us: Option<f64>,
+    /// Print one JSON document on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `probe-cli estimate step`
+#[derive(Debug, Args)]
+pub struct StepArgs {
+    /// Parameter count: 7e9, 7B, 70B, 1.5T.
+    #[arg(long, value_parser = parse_count_arg, default_value = "7B", value_name = "COUNT")]
+    pub params: f64,
+    /// Gradient element type: fp32, bf16, fp16, fp8.
+    #[arg(long, value_parser = parse_dtype, default_value = "bf16", value_name = "fp32|bf16|fp16|fp8")]
+    pub dtype: GradDtype,
+    /// Gradient sync: ddp (all-reduce) or zero3 (ZeRO-3/FSDP, 1.5x the volume).
+    #[arg(long, value_parser = parse_sync, default_value = "ddp", value_name = "ddp|zero3")]
+    pub sync: SyncStrategy,
+    /// Number of nodes (above 1, --adapters and --link-gbps are required).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub nodes: i64,
+    /// The hardware.
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+    /// Share of the communication hidden behind compute, 0..1 (0: none hidden).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub overlap: f64,
+    /// Compute time per optimizer step in milliseconds (instead of deriving it from tokens).
+    #[arg(long, conflicts_with_all = ["tokens_per_step", "mfu"], allow_negative_numbers = true)]
+    pub compute_ms: Option<f64>,
+    /// Tokens per optimizer step across all GPUs (4M, 1e6); compute = 6 x params x tokens / (GPUs x peak x MFU).
+    #[arg(long, value_parser = parse_count_arg, value_name = "COUNT")]
+    pub tokens_per_step: Option<f64>,
+    /// Model FLOPs utilisation for the derived compute time, 0..1.
+    #[arg(long, allow_negative_numbers = true)]
+    pub mfu: Option<f64>,
+    /// Override the ring factor 2(N-1)/N (2 gives the many-participants bound of the reference arithmetic).
+    #[arg(long, allow_negative_numbers = true)]
+    pub ring_factor: Option<f64>,
+    /// Gradient-accumulation micro-steps per optimizer step (one sync per optimizer step).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub grad_accum_steps: i64,
+    /// Gradient bucket size (raw bytes or KiB/MiB/GiB/KB/MB/GB); each bucket pays the latency.
+    #[arg(long, value_parser = parse_bytes_arg, default_value = "25MiB", value_name = "SIZE")]
+    pub bucket_bytes: f64,
+    /// Activation memory per GPU to add to the memory fit (bytes or KiB/MiB/GiB/KB/MB/GB).
+    #[arg(long, value_parser = parse_bytes_arg, default_value = "0", value_name = "SIZE")]
+    pub activation_bytes_per_gpu: f64,
+    /// Exposed communication allowed as a share of the step when recommending a fabric.
+    #[arg(long, default_value_t = 0.10, allow_negative_numbers = true)]
+    pub target_exposed_share: f64,
+    /// Also print step time for these node counts, e.g. 1,2,4,8,16.
+    #[arg(long, value_delimiter = ',', value_name = "N,N,...")]
+    pub sweep_nodes: Vec<u32>,
+    /// Also print step time for these line rates in Gb/s, e.g. 25,100,400.
+    #[arg(long, value_delimiter = ',', value_name = "GBPS,...")]
+    pub sweep_link_gbps: Vec<f64>,
+}
+
+/// `probe-cli estimate allreduce`
+#[derive(Debug, Args)]
+pub struct AllreduceArgs {
+    /// Message size (raw bytes or KiB/MiB/GiB/KB/MB/GB; a bare G is GiB as in nccl-tests' -e 8G).
+    #[arg(long, value_parser = parse_bytes_arg, value_name = "SIZE")]
+    pub bytes: f64,
+    /// Number of nodes (above 1, --adapters and --link-gbps are required).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub nodes: i64,
+    /// The hardware.
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+    /// Print a table from 8 bytes to --bytes, doubling, like all_reduce_perf -b 8 -e SIZE -f 2.
+    #[arg(long)]
+    pub table: bool,
+}
+
+fn parse_count_arg(s: &str) -> Result<f64, String> {
+    parse_count(s).map_err(|e| e.to_string())
+}
+
+fn parse_bytes_arg(s: &str) -> Result<f64, String> {
+    parse_bytes(s).map_err(|e| e.to_string())
+}
+
+fn parse_fabric(s: &str) -> Result<Fabric, String> {
+    Fabric::parse(s).ok_or_else(|| format!("unknown fabric '{s}' (use ib, roce, efa, rdma or tcp)"))
+}
+
+fn parse_dtype(s: &str) -> Result<GradDtype, String> {
+    GradDtype::parse(s).ok_or_else(|| format!("unknown gradient type '{s}' (use fp32, bf16, fp16 or fp8)"))
+}
+
+fn parse_sync(s: &str) -> Result<SyncStrategy, String> {
+    SyncStrategy::parse(s).ok_or_else(|| format!("unknown sync '{s}' (use ddp or zero3)"))
+}
+
+fn parse_intra_node(s: &str) -> Result<IntraNodeLink, String> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "nvswitch" => Ok(IntraNodeLink::Nvswitch),
+        "nvlink" => Ok(IntraNodeLink::Nvlink),
+        "xgmi" | "infinity-fabric" => Ok(IntraNodeLink::Xgmi),
+        "pcie" => Ok(IntraNodeLink::Pcie),
+        "pcie-host-staged" | "no-p2p" | "host-staged" => Ok(IntraNodeLink::PcieHostStaged),
+        _ => Err(format!("unknown intra-node link '{s}' (use nvswitch, nvlink, xgmi, pcie or pcie-host-staged)")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,373 @@
+//! `probe-cli estimate step` and `probe-cli estimate allreduce`: flags to a scenario, the model, text or JSON out.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+use anyhow::Context as _;
+use estimator_core::collective::{bus_bandwidth, nccl_busbw_factor};
+use estimator_core::{
+    AllReduceEstimate, Bytes, ComputeInput, Estimate, Field, Scenario, ScenarioError, ScenarioInput, SweepPoint,
+    allreduce as model_allreduce, estimate, sweep_line_rate, sweep_nodes,
+};
+use serde::Serialize;
+
+use crate::Failure;
+use crate::cli::{AllreduceArgs, ClusterArgs, StepArgs};
+
+/// The flag a model field comes from.
+fn flag(field: Field) -> String {
+    match field {
+        Field::AdaptersPerNode => "--adapters".to_string(),
+        other => format!("--{}", other.key().replace('_', "-")),
+    }
+}
+
+fn usage(e: &ScenarioError) -> Failure {
+    Failure::Usage(format!("{}: {}", flag(e.field), e.reason))
+}
+
+/// Fills the cluster part of a scenario from the shared flags.
+fn apply_cluster(input: &mut ScenarioInput, c: &ClusterArgs, nodes: i64) -> Result<(), Failure> {
+    input.nodes = nodes;
+    input.gpus_per_node = c.gpus_per_node;
+    input.gpu = c.gpu.clone();
+    input.intra_node = c.intra_node;
+    input.fabric = c.fabric;
+    input.gdr = !c.no_gdr;
+    input.link_efficiency = c.link_efficiency;
+    input.latency_us = c.latency_us;
+    if nodes > 1 {
+        input.adapters_per_node =
+            c.adapters.ok_or_else(|| Failure::Usage("--adapters is required when --nodes > 1".to_string()))?;
+        input.link_gbps =
+            c.link_gbps.ok_or_else(|| Failure::Usage("--link-gbps is required when --nodes > 1".to_string()))?;
+    } else {
+        input.adapters_per_node = c.adapters.unwrap_or(0);
+        input.link_gbps = c.link_gbps.unwrap_or(input.link_gbps);
+    }
+    Ok(())
+}
+
+/// The scenario `estimate step` describes.
+pub fn step_scenario(a: &StepArgs) -> Result<Scenario, Failure> {
+    let mut input = ScenarioInput {
+        params: a.params,
+        dtype: a.dtype,
+        sync: a.sync,
+        grad_accum_steps: a.grad_accum_steps,
+        bucket_bytes: a.bucket_bytes,
+        activation_bytes_per_gpu: a.activation_bytes_per_gpu,
+        overlap: a.overlap,
+        ring_factor: a.ring_factor,
+        target_exposed_share: a.target_exposed_share,
+        ..ScenarioInput::default()
+    };
+    input.compute = match (a.compute_ms, a.tokens_per_step, a.mfu) {
+        (Some(ms), _, _) => ComputeInput::Given { ms },
+        (None, tokens, mfu) => ComputeInput::Tokens {
+            tokens_per_step: tokens.unwrap_or(estimator_core::scenario::DEFAULT_TOKENS_PER_STEP),
+            mfu: mfu.unwrap_or(estimator_core::scenario::DEFAULT_MFU),
+        },
+    };
+    apply_cluster(&mut input, &a.cluster, a.nodes)?;
+    Scenario::new(input).map_err(|e| usage(&e))
+}
+
+/// `estimate step --json`: the estimate, flat, plus the inputs it used and any sweeps.
+#[derive(Serialize)]
+struct StepDocument<'a> {
+    #[serde(flatten)]
+    estimate: &'a Estimate,
+    input: &'a ScenarioInput,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sweep_nodes: Option<Vec<SweepPoint>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sweep_link_gbps: Option<Vec<SweepPoint>>,
+}
+
+fn print_json(value: &impl Serialize) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, value).context("writing JSON")?;
+    writeln!(out).context("writing JSON")?;
+    Ok(())
+}
+
+fn print_text(text: &str) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes()).context("writing output")?;
+    Ok(())
+}
+
+/// Runs `estimate step`.
+pub fn step(a: &StepArgs) -> Result<(), Failure> {
+    let s = step_scenario(a)?;
+    let e = estimate(&s);
+    let sweep_n = (!a.sweep_nodes.is_empty()).then(|| sweep_nodes(&s, &a.sweep_nodes)).transpose();
+    let sweep_r = (!a.sweep_link_gbps.is_empty()).then(|| sweep_line_rate(&s, &a.sweep_link_gbps)).transpose();
+    let sweep_n = sweep_n.map_err(|e| Failure::Usage(format!("--sweep-nodes: {}", e.reason)))?;
+    let sweep_r = sweep_r.map_err(|e| Failure::Usage(format!("--sweep-link-gbps: {}", e.reason)))?;
+    for w in s.warnings() {
+        eprintln!("warning: {w}");
+    }
+    if a.cluster.json {
+        return print_json(&StepDocument {
+            estimate: &e,
+            input: s.input(),
+            sweep_nodes: sweep_n,
+            sweep_link_gbps: sweep_r,
+        });
+    }
+    let mut t = step_text(&s, &e);
+    if let Some(p) = &sweep_n {
+        t.push_str(&sweep_text("nodes", p));
+    }
+    if let Some(p) = &sweep_r {
+        t.push_str(&sweep_text("Gb/s", p));
+    }
+    print_text(&t)
+}
+
+fn secs(s: f64) -> String {
+    if s >= 1.0 {
+        format!("{s:.3} s")
+    } else if s >= 1e-3 {
+        format!("{:.2} ms", s * 1e3)
+    } else {
+        format!("{:.1} us", s * 1e6)
+    }
+}
+
+fn count(v: f64) -> String {
+    for (div, suffix) in [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")] {
+        if v >= div {
+            return format!("{}{suffix}", trim(v / div));
+        }
+    }
+    trim(v)
+}
+
+fn trim(v: f64) -> String {
+    let s = format!("{v:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The human report of a step estimate.
+fn step_text(s: &Scenario, e: &Estimate) -> String {
+    let i = s.input();
+    let st = &e.step;
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "{} parameters, {} gradients ({}), {} node(s) x {} {}, {}",
+        count(i.params),
+        i.dtype.name(),
+        i.sync.name(),
+        s.nodes(),
+        s.gpus_per_node(),
+        s.gpu().name,
+        if s.nodes() > 1 {
+            format!(
+                "{} x {} Gb/s {}, GPUDirect RDMA {}",
+                s.adapters_per_node(),
+                trim(i.link_gbps),
+                i.fabric.label(),
+                if i.gdr && i.fabric.is_rdma() { "on" } else { "off" }
+            )
+        } else {
+            format!("intra-node {}", s.intra_node().link.label())
+        }
+    );
+    t.push('\n');
+    let row = |t: &mut String, k: &str, v: String| {
+        let _ = writeln!(t, "  {k:<22} {v}");
+    };
+    row(
+        &mut t,
+        "gradients",
+        format!("{:.2} GB ({} params x {} B)", st.gradient_bytes.as_gb(), count(i.params), i.dtype.bytes()),
+    );
+    row(
+        &mut t,
+        "bytes per participant",
+        format!(
+            "{:.2} GB (ring factor {:.3}{}{})",
+            st.bytes_per_participant.as_gb(),
+            st.ring_factor,
+            if i.ring_factor.is_some() { ", set" } else { " = 2(N-1)/N" },
+            if st.sync_volume_factor != 1.0 { ", x1.5 for ZeRO-3" } else { "" }
+        ),
+    );
+    row(
+        &mut t,
+        "lower bound",
+        format!(
+            "{} ({:.2} GB / {:.3} GB/s: one {} Gb/s adapter, no latency, no overlap)",
+            secs(st.lower_bound_s.as_secs()),
+            st.bytes_per_participant.as_gb(),
+            st.lower_bound_link_gbyte_per_s.get(),
+            trim(i.link_gbps)
+        ),
+    );
+    row(&mut t, "bus bandwidth", format!("{:.1} GB/s, limited by {}", st.busbw_gbs.get(), st.bottleneck.describe()));
+    row(
+        &mut t,
+        "communication",
+        format!(
+            "{} ({} buckets x {} latency + transfer)",
+            secs(st.comm_s.as_secs()),
+            st.buckets,
+            secs(st.latency_per_collective_s.as_secs())
+        ),
+    );
+    row(
+        &mut t,
+        "  hidden by overlap",
+        format!("{} (overlap {:.0}%)", secs(st.hidden_comm_s.as_secs()), i.overlap * 100.0),
+    );
+    row(&mut t, "  exposed", secs(st.exposed_comm_s.as_secs()));
+    let compute_note = match i.compute {
+        ComputeInput::Given { .. } => "given".to_string(),
+        ComputeInput::Tokens { tokens_per_step, mfu } => format!(
+            "6 x {} params x {} tokens / ({} GPUs x {} TFLOP/s x MFU {})",
+            count(i.params),
+            count(tokens_per_step),
+            s.participants(),
+            trim(s.gpu().bf16_dense_tflops.get()),
+            trim(mfu)
+        ),
+    };
+    row(&mut t, "compute", format!("{} ({compute_note})", secs(st.compute_s.as_secs())));
+    let tokens = st.tokens_per_s.map_or(String::new(), |v| format!(", {} tokens/s", count(v)));
+    row(
+        &mut t,
+        "step",
+        format!(
+            "{} (scaling efficiency {:.1}%, exposed communication {:.1}% of the step{tokens})",
+            secs(st.step_s.as_secs()),
+            st.scaling_efficiency * 100.0,
+            st.exposed_share * 100.0
+        ),
+    );
+    let m = &e.memory;
+    row(
+        &mut t,
+        "memory per GPU",
+        format!(
+            "{:.1} GiB of {:.1} GiB ({})",
+            m.total_bytes_per_gpu.as_gib(),
+            m.gpu_memory_bytes.as_gib(),
+            if m.fits { "fits" } else { "does not fit" }
+        ),
+    );
+    let kind = match e.recommendation.kind {
+        estimator_core::RecommendationKind::SingleNode => "single-node",
+        estimator_core::RecommendationKind::MultiNode => "multi-node",
+    };
+    let _ = writeln!(t, "\nRecommendation: {kind}");
+    for r in &e.recommendation.reasons {
+        let _ = writeln!(t, "  - {r}");
+    }
+    t
+}
+
+fn sweep_text(axis: &str, points: &[SweepPoint]) -> String {
+    let mut t = format!("\n  {axis:>8}  {:>12}  {:>12}  {:>12}  {:>10}\n", "step", "compute", "exposed", "efficiency");
+    for p in points {
+        let _ = writeln!(
+            t,
+            "  {:>8}  {:>12}  {:>12}  {:>12}  {:>9.1}%",
+            trim(p.x),
+            secs(p.step_s.as_secs()),
+            secs(p.compute_s.as_secs()),
+            secs(p.exposed_comm_s.as_secs()),
+            p.scaling_efficiency * 100.0
+        );
+    }
+    t
+}
+
+/// `estimate allreduce --json`.
+#[derive(Serialize)]
+struct AllreduceDocument<'a> {
+    #[serde(flatten)]
+    largest: &'a AllReduceEstimate,
+    gpu: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    rows: Vec<AllReduceEstimate>,
+    warnings: &'a [String],
+}
+
+/// Runs `estimate allreduce`.
+pub fn allreduce(a: &AllreduceArgs) -> Result<(), Failure> {
+    if !(a.bytes >= 1.0 && a.bytes <= 1e15) {
+        return Err(Failure::Usage(format!("--bytes: must be between 1 B and 1 PB (got {})", a.bytes)));
+    }
+    let mut input = ScenarioInput::default();
+    apply_cluster(&mut input, &a.cluster, a.nodes)?;
+    let s = Scenario::new(input).map_err(|e| usage(&e))?;
+    for w in s.warnings() {
+        eprintln!("warning: {w}");
+    }
+    let largest = model_allreduce(&s, Bytes::new(a.bytes));
+    let mut rows = Vec::new();
+    if a.table {
+        let mut size = 8.0;
+        while size < a.bytes {
+            rows.push(model_allreduce(&s, Bytes::new(size)));
+            size *= 2.0;
+        }
+        rows.push(largest.clone());
+    }
+    if a.cluster.json {
+        return print_json(&AllreduceDocument { largest: &largest, gpu: s.gpu().key, rows, warnings: s.warnings() });
+    }
+    let bus = bus_bandwidth(&s);
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "all_reduce of {} on {} rank(s) ({} node(s) x {} {}): busbw factor 2(n-1)/n = {:.3}",
+        human_bytes(a.bytes),
+        largest.ranks,
+        s.nodes(),
+        s.gpus_per_node(),
+        s.gpu().name,
+        nccl_busbw_factor(largest.ranks)
+    );
+    let _ = writeln!(
+        t,
+        "bottleneck: {} at {:.1} GB/s; latency {:.1} us",
+        bus.bottleneck.describe(),
+        bus.busbw.get(),
+        largest.latency_us
+    );
+    let _ = writeln!(t, "\n  {:>14}  {:>12}  {:>10}  {:>10}", "size (B)", "time (us)", "algbw", "busbw");
+    let shown = if rows.is_empty() { std::slice::from_ref(&largest) } else { &rows[..] };
+    for r in shown {
+        let _ = writeln!(
+            t,
+            "  {:>14}  {:>12.1}  {:>10.2}  {:>10.2}",
+            r.size_bytes.get(),
+            r.time_us,
+            r.algbw_gbs,
+            r.busbw_gbs
+        );
+    }
+    if let Some(tree) = largest.tree_2node_busbw_gbs {
+        let _ = writeln!(
+            t,
+            "\nOn two nodes NCCL's default Tree/NVLSTree may report up to {tree:.1} GB/s busbw at this size (it moves \
+             fewer bytes over the network than a ring); NCCL_ALGO=Ring and three or more nodes give the figure above."
+        );
+    }
+    print_text(&t)
+}
+
+fn human_bytes(b: f64) -> String {
+    for (div, suffix) in [(1u64 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")] {
+        let d = div as f64;
+        if b >= d {
+            return format!("{} {suffix}", trim(b / d));
+        }
+    }
+    format!("{b} B")
+}

@@ -1,0 +1,238 @@
+//! probe-cli end to end: the flags, the JSON contract, the exit codes.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn cli() -> Command {
+    Command::cargo_bin("probe-cli").expect("binary is built")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = cli().args(args).arg("--json").output().expect("runs");
+    assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("stdout is one JSON document")
+}
+
+fn f(v: &Value, key: &str) -> f64 {
+    v.pointer(key).and_then(Value::as_f64).unwrap_or_else(|| panic!("{key} is a number in {v}"))
+}
+
+const REFERENCE: [&str; 14] = [
+    "estimate",
+    "step",
+    "--params",
+    "7B",
+    "--dtype",
+    "bf16",
+    "--nodes",
+    "2",
+    "--gpus-per-node",
+    "8",
+    "--adapters",
+    "1",
+    "--ring-factor",
+    "2",
+];
+
+#[test]
+fn step_json_reproduces_the_reference_arithmetic() {
+    for (gbps, lower_bound) in [("400", 0.56), ("25", 8.96)] {
+        let mut args = REFERENCE.to_vec();
+        args.extend(["--link-gbps", gbps]);
+        let v = json(&args);
+        assert_eq!(f(&v, "/gradient_bytes"), 14e9);
+        assert_eq!(f(&v, "/bytes_per_participant"), 28e9);
+        assert!((f(&v, "/lower_bound_s") - lower_bound).abs() < 1e-9, "{gbps}: {v}");
+        for key in ["/comm_s", "/exposed_comm_s", "/compute_s", "/step_s"] {
+            assert!(f(&v, key) >= 0.0, "{key}");
+        }
+        assert!(f(&v, "/step_s") >= f(&v, "/compute_s"));
+        let kind = v.pointer("/recommendation/kind").and_then(Value::as_str).expect("kind");
+        assert!(kind == "single-node" || kind == "multi-node");
+        let reasons = v.pointer("/recommendation/reasons").and_then(Value::as_array).expect("reasons");
+        assert!(!reasons.is_empty() && reasons.iter().all(Value::is_string));
+    }
+}
+
+#[test]
+fn the_issue_example_runs() {
+    let v = json(&[
+        "estimate",
+        "step",
+        "--params",
+        "7B",
+        "--dtype",
+        "bf16",
+        "--nodes",
+        "2",
+        "--gpus-per-node",
+        "8",
+        "--gpu",
+        "NVIDIA H100 80GB HBM3",
+        "--adapters",
+        "8",
+        "--link-gbps",
+        "400",
+        "--fabric",
+        "ib",
+        "--overlap",
+        "0.5",
+        "--compute-ms",
+        "900",
+        "--sync",
+        "ddp",
+    ]);
+    assert_eq!(f(&v, "/compute_s"), 0.9);
+    assert_eq!(v.pointer("/gpu/key").and_then(Value::as_str), Some("h100-sxm"));
+    assert!(f(&v, "/exposed_comm_s") < f(&v, "/comm_s"), "half of it is hidden");
+}
+
+#[test]
+fn a_large_model_is_multi_node() {
+    let v = json(&[
+        "estimate",
+        "step",
+        "--params",
+        "405B",
+        "--sync",
+        "zero3",
+        "--nodes",
+        "16",
+        "--adapters",
+        "8",
+        "--link-gbps",
+        "400",
+        "--fabric",
+        "roce",
+        "--tokens-per-step",
+        "16M",
+        "--mfu",
+        "0.4",
+    ]);
+    assert_eq!(v.pointer("/recommendation/kind").and_then(Value::as_str), Some("multi-node"));
+    assert!(v.pointer("/recommendation/min_fabric/link_gbps").is_some(), "{v}");
+}
+
+#[test]
+fn slow_links_cost_more_than_fast_ones() {
+    let base = ["estimate", "step", "--params", "7B", "--nodes", "4", "--adapters", "8", "--compute-ms", "2000"];
+    let slow = json(&[&base[..], &["--link-gbps", "25"]].concat());
+    let fast = json(&[&base[..], &["--link-gbps", "400"]].concat());
+    assert!(f(&slow, "/step_s") > f(&fast, "/step_s"));
+    assert!(f(&slow, "/comm_s") > 10.0 * f(&fast, "/comm_s"));
+}
+
+#[test]
+fn sweeps_come_out_in_json_and_text() {
+    let v = json(&["estimate", "step", "--sweep-nodes", "1,2,4", "--adapters", "8", "--link-gbps", "100"]);
+    assert_eq!(v.pointer("/sweep_nodes").and_then(Value::as_array).map(Vec::len), Some(3));
+    let out = cli()
+        .args([
+            "estimate",
+            "step",
+            "--nodes",
+            "2",
+            "--adapters",
+            "8",
+            "--link-gbps",
+            "25",
+            "--sweep-link-gbps",
+            "25,400",
+        ])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Gb/s") && text.lines().filter(|l| l.trim_start().starts_with("400")).count() == 1, "{text}");
+}
+
+#[test]
+fn allreduce_json_has_nccl_tests_keys() {
+    let v = json(&[
+        "estimate",
+        "allreduce",
+        "--bytes",
+        "8GiB",
+        "--nodes",
+        "2",
+        "--gpus-per-node",
+        "8",
+        "--gpu",
+        "h100",
+        "--adapters",
+        "8",
+        "--link-gbps",
+        "400",
+        "--fabric",
+        "ib",
+    ]);
+    let (t, alg, bus) = (f(&v, "/time_us"), f(&v, "/algbw_gbs"), f(&v, "/busbw_gbs"));
+    let size = 8.0 * 1024.0 * 1024.0 * 1024.0;
+    assert!((alg - size / 1e9 / (t / 1e6)).abs() < 1e-6 * alg, "algbw = size / time");
+    assert!((bus - alg * 2.0 * 15.0 / 16.0).abs() < 1e-6 * bus, "busbw = algbw x 2(n-1)/n");
+    assert!(bus > 350.0 && bus < 400.0, "8x400G IB ring: {bus}");
+    assert!(f(&v, "/tree_2node_busbw_gbs") > bus);
+}
+
+#[test]
+fn allreduce_on_one_node_needs_no_adapter_flags() {
+    let v =
+        json(&["estimate", "allreduce", "--bytes", "4GiB", "--gpus-per-node", "8", "--gpu", "NVIDIA A100-SXM4-80GB"]);
+    assert!((f(&v, "/busbw_gbs") - 230.0).abs() < 5.0);
+    let table = json(&["estimate", "allreduce", "--bytes", "1MiB", "--table"]);
+    assert_eq!(table.pointer("/rows").and_then(Value::as_array).map(Vec::len), Some(18), "8 B .. 1 MiB doubling");
+}
+
+#[test]
+fn bad_flags_exit_2_and_name_the_flag() {
+    for (args, needle) in [
+        (&["estimate", "step", "--nodes", "0"][..], "--nodes"),
+        (&["estimate", "step", "--params", "1e20"][..], "--params"),
+        (&["estimate", "step", "--params", "seven"][..], "--params"),
+        (&["estimate", "step", "--nodes", "2", "--adapters", "8", "--link-gbps", "10000"][..], "--link-gbps"),
+        (&["estimate", "step", "--overlap", "2"][..], "--overlap"),
+        (&["estimate", "step", "--fabric", "pigeon"][..], "--fabric"),
+        (&["estimate", "step", "--nodes", "-3"][..], "--nodes"),
+        (&["estimate", "step", "--nodes", "2"][..], "--adapters"),
+        (&["estimate", "step", "--nodes", "2", "--adapters", "0", "--link-gbps", "100"][..], "--adapters"),
+        (&["estimate", "allreduce", "--bytes", "8 parsecs"][..], "--bytes"),
+        (&["estimate", "allreduce"][..], "--bytes"),
+        (&["estimate", "teleport"][..], "teleport"),
+    ] {
+        let out = cli().args(args).output().expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    }
+}
+
+#[test]
+fn unknown_gpu_warns_and_still_answers() {
+    let out = cli().args(["estimate", "step", "--gpu", "Imaginary X1", "--json"]).output().expect("runs");
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown GPU"));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v.pointer("/gpu/known").and_then(Value::as_bool), Some(false));
+}
+
+#[test]
+fn help_has_an_example_per_subcommand() {
+    for sub in ["step", "allreduce"] {
+        let out = cli().args(["estimate", sub, "--help"]).output().expect("runs");
+        assert!(out.status.success());
+        let help = String::from_utf8_lossy(&out.stdout);
+        assert!(help.contains("Example:") && help.contains(&format!("probe-cli estimate {sub}")), "{help}");
+    }
+}
+
+#[test]
+fn text_output_spells_out_the_arithmetic() {
+    let mut args = REFERENCE.to_vec();
+    args.extend(["--link-gbps", "25"]);
+    let out = cli().args(&args).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for needle in ["14.00 GB", "28.00 GB", "8.960 s", "3.125 GB/s", "Recommendation:"] {
+        assert!(text.contains(needle), "missing {needle} in\n{text}");
+    }
+}
