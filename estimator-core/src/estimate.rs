@@ -36,6 +36,8 @@ pub struct Estimate {
     pub gpu: GpuUsed,
     /// How the inputs were read (unknown GPU, and so on).
     pub warnings: Vec<String>,
+    /// How to read the figures (for instance, why the realistic estimate is below the lower bound).
+    pub notes: Vec<String>,
 }
 
 /// Estimates a scenario.
@@ -43,11 +45,33 @@ pub fn estimate(s: &Scenario) -> Estimate {
     let step = estimate_step(s);
     let memory = memory_fit(s);
     let recommendation = recommend_with(s, &step, &memory);
+    let mut notes = Vec::new();
+    if s.nodes() > 1 && step.comm_s < step.lower_bound_s {
+        notes.push(format!(
+            "The realistic communication ({:.3} s) is below the lower bound ({:.3} s) because the lower bound sends \
+             all of a participant's ring traffic through one adapter, as with one GPU per node. With {} GPUs per \
+             node most ring hops stay on {}, and the node's {} adapters share the hops between nodes.",
+            step.comm_s.as_secs(),
+            step.lower_bound_s.as_secs(),
+            s.gpus_per_node(),
+            s.intra_node().link.label(),
+            s.adapters_per_node()
+        ));
+    }
+    if s.nodes() == 1 && s.participants() > 1 {
+        notes.push(format!(
+            "On one node the gradients never touch the network: the lower bound ({:.3} s at {} Gb/s) is what the \
+             same bytes would cost through one adapter.",
+            step.lower_bound_s.as_secs(),
+            s.input().link_gbps
+        ));
+    }
     Estimate {
         step,
         memory,
         recommendation,
         gpu: GpuUsed { key: s.gpu().key, name: s.gpu().name, known: s.gpu_known(), intra_node: s.intra_node().link },
         warnings: s.warnings().to_vec(),
+        notes,
     }
 }

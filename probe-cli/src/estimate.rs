@@ -263,6 +263,9 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
         estimator_core::RecommendationKind::SingleNode => "single-node",
         estimator_core::RecommendationKind::MultiNode => "multi-node",
     };
+    for n in &e.notes {
+        let _ = writeln!(t, "\n  note: {n}");
+    }
     let _ = writeln!(t, "\nRecommendation: {kind}");
     for r in &e.recommendation.reasons {
         let _ = writeln!(t, "  - {r}");

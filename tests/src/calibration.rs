@@ -198,6 +198,7 @@ pub fn replay(p: &Point) -> Option<Replay> {
     };
     if multi && (nics.is_none() || speed.is_none()) {
         low_confidence = true;
+        assumptions.push("NICs unknown: 1x 100G assumed".to_string());
     }
     let input = ScenarioInput {
         nodes: i64::from(p.nodes),
