@@ -10,13 +10,9 @@ ARGS ?=
 
 estimate: setup
 	$(CARGO) build --release -q -p probe-cli
-	@echo "== 7B BF16, 2 nodes x 8 H100, 8 adapters per node at 25 Gb/s (ring factor 2: the reference lower bound)"
+	@echo "== 7B BF16 on 2 nodes x 8 H100: A = 8 x 25 Gb/s RoCE, B = 8 x 400 Gb/s InfiniBand (ring factor 2, as the reference)"
 	./target/release/probe-cli estimate step --params 7B --dtype bf16 --nodes 2 --gpus-per-node 8 --gpu h100-sxm \
-		--adapters 8 --link-gbps 25 --fabric roce --ring-factor 2 $(ARGS)
-	@echo
-	@echo "== the same at 400 Gb/s InfiniBand"
-	./target/release/probe-cli estimate step --params 7B --dtype bf16 --nodes 2 --gpus-per-node 8 --gpu h100-sxm \
-		--adapters 8 --link-gbps 400 --fabric ib --ring-factor 2 $(ARGS)
+		--adapters 8 --link-gbps 25 --fabric roce --vs-link-gbps 400 --vs-fabric ib --ring-factor 2 $(ARGS)
 
 test: setup fmt-check clippy unit wasm doc
 

@@ -85,10 +85,9 @@ pub fn smallest_fabric(s: &Scenario, target: f64) -> Option<FabricChoice> {
     if s.nodes() <= 1 {
         return None;
     }
-    let fabrics: &[Fabric] = if s.input().fabric == Fabric::Tcp { &[Fabric::Tcp, Fabric::Roce] } else { &[] };
-    let own = [s.input().fabric];
-    let fabrics = if fabrics.is_empty() { &own[..] } else { fabrics };
-    for &fabric in fabrics {
+    let own = s.input().fabric;
+    let fallback = (own == Fabric::Tcp).then_some(Fabric::Roce);
+    for fabric in std::iter::once(own).chain(fallback) {
         for rate in LINE_RATE_LADDER_GBPS {
             let Ok(candidate) = s.with(|i| {
                 i.link_gbps = rate;

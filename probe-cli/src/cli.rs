@@ -121,6 +121,15 @@ pub struct StepArgs {
     /// Also print step time for these line rates in Gb/s, e.g. 25,100,400.
     #[arg(long, value_delimiter = ',', value_name = "GBPS,...")]
     pub sweep_link_gbps: Vec<f64>,
+    /// Compare with the same job at this line rate per adapter (scenario B), e.g. 25 against 400.
+    #[arg(long, allow_negative_numbers = true, value_name = "GBPS")]
+    pub vs_link_gbps: Option<f64>,
+    /// Compare with the same job on this fabric (scenario B).
+    #[arg(long, value_parser = parse_fabric, value_name = "ib|roce|efa|rdma|tcp")]
+    pub vs_fabric: Option<Fabric>,
+    /// Compare with the same job with this many adapters per node (scenario B).
+    #[arg(long, allow_negative_numbers = true, value_name = "N")]
+    pub vs_adapters: Option<i64>,
 }
 
 /// `probe-cli estimate allreduce`

@@ -6,8 +6,8 @@ use std::io::Write as _;
 use anyhow::Context as _;
 use estimator_core::collective::{bus_bandwidth, nccl_busbw_factor};
 use estimator_core::{
-    AllReduceEstimate, Bytes, ComputeInput, Estimate, Field, Scenario, ScenarioError, ScenarioInput, SweepPoint,
-    allreduce as model_allreduce, estimate, sweep_line_rate, sweep_nodes,
+    AllReduceEstimate, Bytes, Comparison, ComputeInput, Estimate, Field, Scenario, ScenarioError, ScenarioInput,
+    SweepPoint, allreduce as model_allreduce, compare, estimate, sweep_line_rate, sweep_nodes,
 };
 use serde::Serialize;
 
@@ -83,6 +83,46 @@ struct StepDocument<'a> {
     sweep_nodes: Option<Vec<SweepPoint>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     sweep_link_gbps: Option<Vec<SweepPoint>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    vs: Option<VsDocument<'a>>,
+}
+
+/// Scenario B of `--vs-*` and how it compares with A.
+#[derive(Serialize)]
+struct VsDocument<'a> {
+    input: &'a ScenarioInput,
+    #[serde(flatten)]
+    comparison: &'a Comparison,
+}
+
+/// Scenario B: A with the `--vs-*` flags applied, if any was given.
+fn vs_scenario(a: &StepArgs, s: &Scenario) -> Result<Option<Scenario>, Failure> {
+    if a.vs_link_gbps.is_none() && a.vs_fabric.is_none() && a.vs_adapters.is_none() {
+        return Ok(None);
+    }
+    if s.nodes() == 1 {
+        return Err(Failure::Usage("--vs-link-gbps, --vs-fabric and --vs-adapters need --nodes > 1".to_string()));
+    }
+    s.with(|i| {
+        if let Some(r) = a.vs_link_gbps {
+            i.link_gbps = r;
+        }
+        if let Some(f) = a.vs_fabric {
+            i.fabric = f;
+        }
+        if let Some(n) = a.vs_adapters {
+            i.adapters_per_node = n;
+        }
+    })
+    .map(Some)
+    .map_err(|e| {
+        let flag = match e.field {
+            Field::LinkGbps => "--vs-link-gbps".to_string(),
+            Field::AdaptersPerNode => "--vs-adapters".to_string(),
+            other => flag(other),
+        };
+        Failure::Usage(format!("{flag}: {}", e.reason))
+    })
 }
 
 fn print_json(value: &impl Serialize) -> Result<(), Failure> {
@@ -106,18 +146,28 @@ pub fn step(a: &StepArgs) -> Result<(), Failure> {
     let sweep_r = (!a.sweep_link_gbps.is_empty()).then(|| sweep_line_rate(&s, &a.sweep_link_gbps)).transpose();
     let sweep_n = sweep_n.map_err(|e| Failure::Usage(format!("--sweep-nodes: {}", e.reason)))?;
     let sweep_r = sweep_r.map_err(|e| Failure::Usage(format!("--sweep-link-gbps: {}", e.reason)))?;
+    let vs = vs_scenario(a, &s)?;
+    let comparison = vs.as_ref().map(|b| compare(&s, b));
     for w in s.warnings() {
         eprintln!("warning: {w}");
     }
     if a.cluster.json {
+        let vs_doc = match (&vs, &comparison) {
+            (Some(b), Some(c)) => Some(VsDocument { input: b.input(), comparison: c }),
+            _ => None,
+        };
         return print_json(&StepDocument {
             estimate: &e,
             input: s.input(),
             sweep_nodes: sweep_n,
             sweep_link_gbps: sweep_r,
+            vs: vs_doc,
         });
     }
     let mut t = step_text(&s, &e);
+    if let (Some(b), Some(c)) = (&vs, &comparison) {
+        t.push_str(&compare_text(&s, b, c));
+    }
     if let Some(p) = &sweep_n {
         t.push_str(&sweep_text("nodes", p));
     }
@@ -270,6 +320,33 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
     for r in &e.recommendation.reasons {
         let _ = writeln!(t, "  - {r}");
     }
+    t
+}
+
+fn fabric_line(s: &Scenario) -> String {
+    format!("{} x {} Gb/s {}", s.adapters_per_node(), trim(s.input().link_gbps), s.input().fabric.label())
+}
+
+/// A against B, side by side.
+fn compare_text(a: &Scenario, b: &Scenario, c: &Comparison) -> String {
+    let mut t = format!("\n  {:<24} {:>26} {:>26}\n", "A vs B", fabric_line(a), fabric_line(b));
+    let rows: [(&str, f64, f64); 5] = [
+        ("lower bound", c.a.step.lower_bound_s.as_secs(), c.b.step.lower_bound_s.as_secs()),
+        ("communication", c.a.step.comm_s.as_secs(), c.b.step.comm_s.as_secs()),
+        ("exposed communication", c.a.step.exposed_comm_s.as_secs(), c.b.step.exposed_comm_s.as_secs()),
+        ("compute", c.a.step.compute_s.as_secs(), c.b.step.compute_s.as_secs()),
+        ("step", c.a.step.step_s.as_secs(), c.b.step.step_s.as_secs()),
+    ];
+    for (k, x, y) in rows {
+        let _ = writeln!(t, "  {k:<24} {:>26} {:>26}", secs(x), secs(y));
+    }
+    let _ = writeln!(
+        t,
+        "  B takes {:.2}x A's step time ({}{} per step).",
+        c.step_ratio_b_over_a,
+        if c.step_delta_s >= 0.0 { "+" } else { "-" },
+        secs(c.step_delta_s.abs())
+    );
     t
 }
 

@@ -236,3 +236,16 @@ fn text_output_spells_out_the_arithmetic() {
         assert!(text.contains(needle), "missing {needle} in\n{text}");
     }
 }
+
+#[test]
+fn vs_flags_compare_two_scenarios() {
+    let mut args = REFERENCE.to_vec();
+    args.extend(["--link-gbps", "25", "--vs-link-gbps", "400", "--vs-fabric", "ib"]);
+    let v = json(&args);
+    assert!((f(&v, "/vs/b/lower_bound_s") - 0.56).abs() < 1e-9, "{v}");
+    assert!((f(&v, "/vs/a/lower_bound_s") - 8.96).abs() < 1e-9);
+    assert!(f(&v, "/vs/step_ratio_b_over_a") < 1.0);
+    assert_eq!(v.pointer("/vs/input/fabric").and_then(Value::as_str), Some("infiniband"));
+    let out = cli().args(["estimate", "step", "--vs-link-gbps", "400"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2), "one node has no fabric to compare");
+}
