@@ -18,7 +18,7 @@
 use serde::Serialize;
 
 use crate::fabric::{self, Fabric, TCP_SOCKET_CAP_GBYTE_PER_S};
-use crate::scenario::Scenario;
+use crate::scenario::{Algorithm, Scenario};
 use crate::units::{Bytes, GbytePerSec, Seconds};
 
 /// What limits the bus bandwidth.
@@ -117,11 +117,15 @@ pub fn bus_bandwidth(s: &Scenario) -> BusBandwidth {
         };
     }
     if s.nodes() == 1 {
+        let busbw = match s.input().algorithm {
+            Algorithm::Auto => intra.allreduce,
+            Algorithm::Ring => intra.ring,
+        };
         return BusBandwidth {
-            busbw: intra.allreduce,
+            busbw,
             bottleneck: Bottleneck::IntraNode,
             network: None,
-            intra_node: intra.allreduce,
+            intra_node: busbw,
             efficiency: eff,
         };
     }
@@ -224,7 +228,7 @@ pub fn allreduce(s: &Scenario, bytes: Bytes) -> AllReduceEstimate {
     let ranks = s.participants();
     let factor = nccl_busbw_factor(ranks);
     let algbw = if t.as_secs() > 0.0 { bytes.as_gb() / t.as_secs() } else { 0.0 };
-    let tree_2node_busbw_gbs = (s.nodes() == 2).then(|| {
+    let tree_2node_busbw_gbs = (s.nodes() == 2 && s.input().algorithm == Algorithm::Auto).then(|| {
         // Tree/NVLSTree move S, not 2(N-1)/N x S, through each node's NICs; inside the node the best single-node
         // algorithm (NVLS) or the ring's share of the links applies, whichever is larger.
         let net = bus.network.unwrap_or(bus.busbw).scale(factor);
@@ -271,6 +275,17 @@ mod tests {
         let b = bus_bandwidth(&s);
         assert_eq!(b.bottleneck, Bottleneck::IntraNode);
         assert_eq!(b.busbw.get(), 470.0);
+    }
+
+    #[test]
+    fn forcing_ring_on_one_h100_node_drops_nvls() {
+        let s = scenario(|i| {
+            i.nodes = 1;
+            i.algorithm = Algorithm::Ring;
+        });
+        assert_eq!(bus_bandwidth(&s).busbw.get(), 369.0);
+        let two = scenario(|i| i.algorithm = Algorithm::Ring);
+        assert_eq!(allreduce(&two, Bytes::gib(8.0)).tree_2node_busbw_gbs, None);
     }
 
     #[test]

@@ -34,7 +34,9 @@ pub use estimate::{Estimate, estimate};
 pub use fabric::Fabric;
 pub use memory::MemoryFit;
 pub use recommend::{Recommendation, RecommendationKind};
-pub use scenario::{ComputeInput, Field, GradDtype, Reason, Scenario, ScenarioError, ScenarioInput, SyncStrategy};
+pub use scenario::{
+    Algorithm, ComputeInput, Field, GradDtype, Reason, Scenario, ScenarioError, ScenarioInput, SyncStrategy,
+};
 pub use step::{StepEstimate, estimate_step};
 pub use sweep::{Comparison, SweepPoint, compare, sweep_line_rate, sweep_nodes};
 pub use units::{Bytes, GbitPerSec, GbytePerSec, Seconds, TflopPerSec};

@@ -100,6 +100,29 @@ impl SyncStrategy {
     }
 }
 
+/// Which all-reduce algorithm to model.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Algorithm {
+    /// What NCCL picks by default: NVLS on one Hopper/Blackwell NVSwitch node, Ring across nodes (with the
+    /// two-node Tree/NVLSTree reading reported beside it).
+    #[default]
+    Auto,
+    /// `NCCL_ALGO=Ring` everywhere: one node uses the Ring bus bandwidth (no NVLS), and no Tree figure is given.
+    Ring,
+}
+
+impl Algorithm {
+    /// Parses `auto` and `ring`.
+    pub fn parse(s: &str) -> Option<Algorithm> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" | "default" => Some(Algorithm::Auto),
+            "ring" => Some(Algorithm::Ring),
+            _ => None,
+        }
+    }
+}
+
 /// Where the compute time of one optimizer step comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
@@ -171,6 +194,8 @@ pub struct ScenarioInput {
     pub fabric: Fabric,
     /// GPUDirect RDMA (NIC reads and writes GPU memory directly).
     pub gdr: bool,
+    /// All-reduce algorithm to model.
+    pub algorithm: Algorithm,
     /// Share of the communication hidden behind compute, 0..1.
     pub overlap: f64,
     /// Override: bus bandwidth per adapter as a share of line rate, 0..1.
@@ -201,6 +226,7 @@ impl Default for ScenarioInput {
             link_gbps: 400.0,
             fabric: Fabric::Infiniband,
             gdr: true,
+            algorithm: Algorithm::Auto,
             overlap: 0.0,
             link_efficiency: None,
             latency_us: None,

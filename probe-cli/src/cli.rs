@@ -2,7 +2,7 @@
 
 use clap::{Args, Parser, Subcommand};
 use estimator_core::quantity::{parse_bytes, parse_count};
-use estimator_core::{Fabric, GradDtype, IntraNodeLink, SyncStrategy};
+use estimator_core::{Algorithm, Fabric, GradDtype, IntraNodeLink, SyncStrategy};
 
 /// RDMA step-time estimator: does a training job need a fast fabric, and what does a slow one cost per step?
 #[derive(Debug, Parser)]
@@ -59,6 +59,9 @@ pub struct ClusterArgs {
     /// GPUDirect RDMA is off: the NICs go through host memory.
     #[arg(long)]
     pub no_gdr: bool,
+    /// All-reduce algorithm: auto (NCCL's default: NVLS on one NVSwitch node) or ring (NCCL_ALGO=Ring).
+    #[arg(long, value_parser = parse_algorithm, default_value = "auto", value_name = "auto|ring")]
+    pub algo: Algorithm,
     /// Override: bus bandwidth per adapter as a share of line rate (0..1).
     #[arg(long, allow_negative_numbers = true)]
     pub link_efficiency: Option<f64>,
@@ -167,6 +170,10 @@ fn parse_dtype(s: &str) -> Result<GradDtype, String> {
 
 fn parse_sync(s: &str) -> Result<SyncStrategy, String> {
     SyncStrategy::parse(s).ok_or_else(|| format!("unknown sync '{s}' (use ddp or zero3)"))
+}
+
+fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
+    Algorithm::parse(s).ok_or_else(|| format!("unknown algorithm '{s}' (use auto or ring)"))
 }
 
 fn parse_intra_node(s: &str) -> Result<IntraNodeLink, String> {

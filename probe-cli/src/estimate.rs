@@ -34,6 +34,7 @@ fn apply_cluster(input: &mut ScenarioInput, c: &ClusterArgs, nodes: i64) -> Resu
     input.intra_node = c.intra_node;
     input.fabric = c.fabric;
     input.gdr = !c.no_gdr;
+    input.algorithm = c.algo;
     input.link_efficiency = c.link_efficiency;
     input.latency_us = c.latency_us;
     if nodes > 1 {

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use estimator_core::{
-    Bytes, Fabric, IntraNodeLink, Scenario, ScenarioInput, allreduce, catalog, collective::Bottleneck,
+    Algorithm, Bytes, Fabric, IntraNodeLink, Scenario, ScenarioInput, allreduce, catalog, collective::Bottleneck,
 };
 use serde::Deserialize;
 
@@ -211,9 +211,11 @@ pub fn replay(p: &Point) -> Option<Replay> {
         gdr: !p.gdr.trim().to_ascii_lowercase().starts_with("no"),
         ..ScenarioInput::default()
     };
+    let algo = p.algo.to_ascii_lowercase();
+    let ring_forced = algo.contains("ring") || algo.contains("nvls_enable=0");
+    let input = ScenarioInput { algorithm: if ring_forced { Algorithm::Ring } else { Algorithm::Auto }, ..input };
     let scenario = Scenario::new(input).ok()?;
     let model = allreduce(&scenario, Bytes::new(size));
-    let ring_forced = p.algo.to_ascii_lowercase().contains("ring");
     let group = if notes.contains("degraded") || notes.contains("misconfig") {
         Group::Unhealthy
     } else if low_confidence {

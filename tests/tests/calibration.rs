@@ -44,6 +44,6 @@ fn readme_holds_the_current_table() {
     assert_eq!(
         readme[start..end].trim(),
         table.trim(),
-        "README's calibration table is stale: run `cargo test -p tests --test calibration -- --nocapture` and paste"
+        "README's calibration table is stale: run scripts/update-calibration-table.sh"
     );
 }
