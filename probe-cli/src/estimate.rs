@@ -127,16 +127,20 @@ fn vs_scenario(a: &StepArgs, s: &Scenario) -> Result<Option<Scenario>, Failure> 
 }
 
 fn print_json(value: &impl Serialize) -> Result<(), Failure> {
-    let mut out = std::io::stdout().lock();
-    serde_json::to_writer_pretty(&mut out, value).context("writing JSON")?;
-    writeln!(out).context("writing JSON")?;
-    Ok(())
+    let mut text = serde_json::to_string_pretty(value).context("serialising JSON")?;
+    text.push('\n');
+    print_text(&text)
 }
 
+/// Writes to stdout. A reader that went away (`| head`) ends the output quietly, as in other Unix tools.
 fn print_text(text: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes()).context("writing output")?;
-    Ok(())
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(anyhow::Error::new(e).context("writing output").into())
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Runs `estimate step`.
@@ -150,7 +154,7 @@ pub fn step(a: &StepArgs) -> Result<(), Failure> {
     let vs = vs_scenario(a, &s)?;
     let comparison = vs.as_ref().map(|b| compare(&s, b));
     for w in s.warnings() {
-        eprintln!("warning: {w}");
+        crate::diag(&format!("warning: {w}"));
     }
     if a.cluster.json {
         let vs_doc = match (&vs, &comparison) {
@@ -387,7 +391,7 @@ pub fn allreduce(a: &AllreduceArgs) -> Result<(), Failure> {
     apply_cluster(&mut input, &a.cluster, a.nodes)?;
     let s = Scenario::new(input).map_err(|e| usage(&e))?;
     for w in s.warnings() {
-        eprintln!("warning: {w}");
+        crate::diag(&format!("warning: {w}"));
     }
     let largest = model_allreduce(&s, Bytes::new(a.bytes));
     let mut rows = Vec::new();

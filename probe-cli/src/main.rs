@@ -28,6 +28,12 @@ impl From<anyhow::Error> for Failure {
     }
 }
 
+/// Writes a diagnostic line to stderr. A closed stderr (`2>&- `, a pipe whose reader left) is not worth a panic.
+pub fn diag(line: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
 fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Estimate(EstimateCommand::Step(args)) => estimate::step(&args),
@@ -47,12 +53,11 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(msg)) => {
-            eprintln!("error: {msg}");
-            eprintln!("\nFor more information, try '--help'.");
+            diag(&format!("error: {msg}\n\nFor more information, try '--help'."));
             ExitCode::from(2)
         }
         Err(Failure::Other(e)) => {
-            eprintln!("error: {e:#}");
+            diag(&format!("error: {e:#}"));
             ExitCode::from(1)
         }
     }
