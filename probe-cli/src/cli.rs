@@ -33,6 +33,18 @@ pub enum EstimateCommand {
     #[command(after_help = "Example:\n  probe-cli estimate allreduce --bytes 8GiB --nodes 2 --gpus-per-node 8 \
                             --gpu h100 --adapters 8 --link-gbps 400 --fabric ib")]
     Allreduce(AllreduceArgs),
+    /// List the GPU catalog (keys for --gpu, memory, peak BF16, intra-node link and bus bandwidth, sources)
+    /// and the fabric priors.
+    #[command(after_help = "Example:\n  probe-cli estimate catalog --json")]
+    Catalog(CatalogArgs),
+}
+
+/// `probe-cli estimate catalog`
+#[derive(Debug, Args)]
+pub struct CatalogArgs {
+    /// Print one JSON document on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The hardware, shared by both subcommands.

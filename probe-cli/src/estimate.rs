@@ -12,7 +12,7 @@ use estimator_core::{
 use serde::Serialize;
 
 use crate::Failure;
-use crate::cli::{AllreduceArgs, ClusterArgs, StepArgs};
+use crate::cli::{AllreduceArgs, CatalogArgs, ClusterArgs, StepArgs};
 
 /// The flag a model field comes from.
 fn flag(field: Field) -> String {
@@ -455,4 +455,50 @@ fn human_bytes(b: f64) -> String {
         }
     }
     format!("{b} B")
+}
+
+/// `estimate catalog --json`.
+#[derive(Serialize)]
+struct CatalogDocument {
+    gpus: &'static [estimator_core::GpuSpec],
+    fabrics: Vec<FabricEntry>,
+}
+
+#[derive(Serialize)]
+struct FabricEntry {
+    fabric: estimator_core::Fabric,
+    #[serde(flatten)]
+    prior: &'static estimator_core::fabric::FabricPrior,
+}
+
+/// Runs `estimate catalog`.
+pub fn catalog(a: &CatalogArgs) -> Result<(), Failure> {
+    let gpus = estimator_core::catalog::GPUS;
+    let fabrics: Vec<FabricEntry> =
+        estimator_core::Fabric::ALL.iter().map(|&f| FabricEntry { fabric: f, prior: f.prior() }).collect();
+    if a.json {
+        return print_json(&CatalogDocument { gpus, fabrics });
+    }
+    let mut t = format!(
+        "  {:<16} {:<20} {:>8} {:>11}  {:<36} {:>10}\n",
+        "key", "name", "memory", "BF16 TF/s", "intra-node", "busbw GB/s"
+    );
+    for g in gpus {
+        let _ = writeln!(
+            t,
+            "  {:<16} {:<20} {:>4} GiB {:>11}  {:<36} {:>10.1}",
+            g.key,
+            g.name,
+            g.memory_gib,
+            trim(g.bf16_dense_tflops.get()),
+            g.intra_node.label(),
+            g.allreduce_busbw.get()
+        );
+    }
+    let _ = writeln!(t, "\n  {:<24} {:>10} {:>12}", "fabric", "efficiency", "latency (us)");
+    for f in &fabrics {
+        let _ = writeln!(t, "  {:<24} {:>10} {:>12}", f.fabric.label(), f.prior.efficiency, f.prior.latency_us);
+    }
+    t.push_str("\n  Sources: probe-cli estimate catalog --json (field `source`).\n");
+    print_text(&t)
 }

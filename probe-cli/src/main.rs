@@ -38,6 +38,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Estimate(EstimateCommand::Step(args)) => estimate::step(&args),
         Command::Estimate(EstimateCommand::Allreduce(args)) => estimate::allreduce(&args),
+        Command::Estimate(EstimateCommand::Catalog(args)) => estimate::catalog(&args),
     }
 }
 

@@ -249,3 +249,35 @@ fn vs_flags_compare_two_scenarios() {
     let out = cli().args(["estimate", "step", "--vs-link-gbps", "400"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(2), "one node has no fabric to compare");
 }
+
+#[test]
+fn catalog_lists_every_required_gpu_with_a_source() {
+    let v = json(&["estimate", "catalog"]);
+    let gpus = v.pointer("/gpus").and_then(Value::as_array).expect("gpus");
+    let keys: Vec<&str> = gpus.iter().filter_map(|g| g.get("key").and_then(Value::as_str)).collect();
+    for k in [
+        "v100-sxm2-32gb",
+        "p40",
+        "a10g",
+        "a40",
+        "a100-pcie-40gb",
+        "a100-sxm4-40gb",
+        "a100-sxm4-80gb",
+        "l4",
+        "l40s",
+        "h100-pcie",
+        "h100-sxm",
+        "h200",
+        "gh200",
+        "b200",
+        "rtx-4090",
+        "rtx-5090",
+        "mi300x",
+        "mi325x",
+        "mi355x",
+    ] {
+        assert!(keys.contains(&k), "{k} missing from {keys:?}");
+    }
+    assert!(gpus.iter().all(|g| g.get("source").and_then(Value::as_str).is_some_and(|s| s.len() > 20)));
+    assert_eq!(v.pointer("/fabrics").and_then(Value::as_array).map(Vec::len), Some(5));
+}
