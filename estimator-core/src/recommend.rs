@@ -132,7 +132,7 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
 
     let kind = if mem.fits_one_node {
         reasons.push(format!(
-            "The model states fit on one node: {} per GPU ({}) of the {cap} of a {}.",
+            "The model states fit on one node: {} per GPU ({}) of the {cap} each {} has.",
             gib(mem.one_node_bytes_per_gpu),
             s.input().sync.name(),
             gpu.name
@@ -140,7 +140,7 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         RecommendationKind::SingleNode
     } else if mem.fits_one_node_zero3 {
         reasons.push(format!(
-            "With DDP every GPU holds all {} of model states, more than the {cap} of a {}; sharded with \
+            "With DDP every GPU holds all {} of model states, more than the {cap} each {} has; sharded with \
              ZeRO-3/FSDP over the node's {gpn} GPUs it needs {} per GPU and fits on one node.",
             gib(mem.one_node_bytes_per_gpu),
             gpu.name,
@@ -150,7 +150,7 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
     } else if let Some(min_gpus) = mem.min_gpus_zero3 {
         reasons.push(format!(
             "One node is not enough: even sharded with ZeRO-3/FSDP over {gpn} GPUs the model states need {} per \
-             GPU, more than the {cap} of a {}. It takes at least {min_gpus} GPUs, {} nodes of {gpn}.",
+             GPU, more than the {cap} each {} has. It takes at least {min_gpus} GPUs, {} nodes of {gpn}.",
             gib(mem.one_node_zero3_bytes_per_gpu),
             gpu.name,
             min_nodes.unwrap_or(u32::MAX)
@@ -158,7 +158,7 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         RecommendationKind::MultiNode
     } else {
         reasons.push(format!(
-            "The activations alone ({} per GPU) exceed the {cap} of a {}: no number of nodes fits; reduce the \
+            "The activations alone ({} per GPU) exceed the {cap} each {} has: no number of nodes fits; reduce the \
              micro-batch or use activation checkpointing.",
             gib(mem.activation_bytes_per_gpu),
             gpu.name

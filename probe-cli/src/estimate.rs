@@ -213,11 +213,11 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "{} parameters, {} gradients ({}), {} node(s) x {} {}, {}",
+        "{} parameters, {} gradients ({}), {} x {} {}, {}",
         count(i.params),
         i.dtype.name(),
         i.sync.name(),
-        s.nodes(),
+        plural(s.nodes(), "node"),
         s.gpus_per_node(),
         s.gpu().name,
         if s.nodes() > 1 {
@@ -410,10 +410,10 @@ pub fn allreduce(a: &AllreduceArgs) -> Result<(), Failure> {
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "all_reduce of {} on {} rank(s) ({} node(s) x {} {}): busbw factor 2(n-1)/n = {:.3}",
+        "all_reduce of {} on {} ({} x {} {}): busbw factor 2(n-1)/n = {:.3}",
         human_bytes(a.bytes),
-        largest.ranks,
-        s.nodes(),
+        plural(largest.ranks, "rank"),
+        plural(s.nodes(), "node"),
         s.gpus_per_node(),
         s.gpu().name,
         nccl_busbw_factor(largest.ranks)
@@ -445,6 +445,10 @@ pub fn allreduce(a: &AllreduceArgs) -> Result<(), Failure> {
         );
     }
     print_text(&t)
+}
+
+fn plural(n: u32, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }
 
 fn human_bytes(b: f64) -> String {
