@@ -18,7 +18,7 @@
 use serde::Serialize;
 
 use crate::fabric::{self, Fabric, TCP_SOCKET_CAP_GBYTE_PER_S};
-use crate::scenario::{Algorithm, Scenario};
+use crate::scenario::{self, Algorithm, Field, Scenario, ScenarioError};
 use crate::units::{Bytes, GbytePerSec, Seconds};
 
 /// What limits the bus bandwidth.
@@ -198,6 +198,11 @@ pub fn allreduce_time(s: &Scenario, bus: &BusBandwidth, bytes: Bytes) -> Seconds
     latency(s) + bus.busbw.transfer_time(bytes.scale(ring_factor(s)))
 }
 
+/// Validates the size of one all-reduce message: 1 byte to 1 PB.
+pub fn message_bytes(bytes: f64) -> Result<Bytes, ScenarioError> {
+    scenario::range(Field::Bytes, bytes, 1.0, scenario::limits::MAX_MESSAGE_BYTES, " bytes").map(Bytes::new)
+}
+
 /// What nccl-tests' `all_reduce_perf` would print for one size on this hardware.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AllReduceEstimate {
@@ -315,6 +320,14 @@ mod tests {
         assert!(r.tree_2node_busbw_gbs.expect("two nodes") > r.busbw_gbs);
         let small = allreduce(&s, Bytes::new(8.0));
         assert!(small.time_us >= 25.0 && small.busbw_gbs < 1.0);
+    }
+
+    #[test]
+    fn message_sizes_are_validated() {
+        assert!(message_bytes(8.0).is_ok());
+        for bad in [0.0, -1.0, f64::NAN, 1e20] {
+            assert_eq!(message_bytes(bad).expect_err("rejected").field, Field::Bytes);
+        }
     }
 
     #[test]

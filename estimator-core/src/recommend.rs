@@ -59,17 +59,6 @@ pub struct Recommendation {
     pub min_fabric: Option<FabricChoice>,
 }
 
-fn secs(t: Seconds) -> String {
-    let s = t.as_secs();
-    if s >= 1.0 {
-        format!("{s:.2} s")
-    } else if s >= 1e-3 {
-        format!("{:.1} ms", s * 1e3)
-    } else {
-        format!("{:.0} us", s * 1e6)
-    }
-}
-
 fn gib(b: Bytes) -> String {
     format!("{:.1} GiB", b.as_gib())
 }
@@ -184,11 +173,11 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
             s.adapters_per_node(),
             s.input().link_gbps,
             s.input().fabric.label(),
-            secs(step.comm_s),
-            secs(step.lower_bound_s),
-            secs(step.exposed_comm_s),
+            step.comm_s,
+            step.lower_bound_s,
+            step.exposed_comm_s,
             pct(step.exposed_share),
-            secs(step.step_s)
+            step.step_s
         ));
     }
 
@@ -232,7 +221,7 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
                     f.fabric.label(),
                     f.per_node_gbps,
                     pct(f.exposed_share),
-                    secs(f.step_s)
+                    f.step_s
                 )),
                 None => {
                     let top = LINE_RATE_LADDER_GBPS[LINE_RATE_LADDER_GBPS.len() - 1];

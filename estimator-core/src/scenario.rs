@@ -257,6 +257,8 @@ pub enum Field {
     LatencyUs,
     RingFactor,
     TargetExposedShare,
+    /// The message size of a single all-reduce (`collective::message_bytes`).
+    Bytes,
 }
 
 impl Field {
@@ -279,6 +281,7 @@ impl Field {
             Field::LatencyUs => "latency_us",
             Field::RingFactor => "ring_factor",
             Field::TargetExposedShare => "target_exposed_share",
+            Field::Bytes => "bytes",
         }
     }
 }
@@ -381,6 +384,8 @@ pub mod limits {
     pub const MAX_TOKENS_PER_STEP: f64 = 1e12;
     /// Largest activation memory per GPU, bytes (1 PB).
     pub const MAX_ACTIVATION_BYTES: f64 = 1e15;
+    /// Largest single all-reduce message, bytes (1 PB).
+    pub const MAX_MESSAGE_BYTES: f64 = 1e15;
 }
 
 fn err(field: Field, reason: Reason) -> ScenarioError {
@@ -388,7 +393,7 @@ fn err(field: Field, reason: Reason) -> ScenarioError {
 }
 
 /// Checks `min <= v <= max` for a float (and that it is finite).
-fn range(field: Field, v: f64, min: f64, max: f64, unit: &'static str) -> Result<f64, ScenarioError> {
+pub(crate) fn range(field: Field, v: f64, min: f64, max: f64, unit: &'static str) -> Result<f64, ScenarioError> {
     if !v.is_finite() {
         return Err(err(field, Reason::NotFinite { got: Shown(v) }));
     }

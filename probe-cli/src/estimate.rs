@@ -7,7 +7,7 @@ use anyhow::Context as _;
 use estimator_core::collective::{bus_bandwidth, nccl_busbw_factor};
 use estimator_core::{
     AllReduceEstimate, Bytes, Comparison, ComputeInput, Estimate, Field, Scenario, ScenarioError, ScenarioInput,
-    SweepPoint, allreduce as model_allreduce, compare, estimate, sweep_line_rate, sweep_nodes,
+    Seconds, SweepPoint, allreduce as model_allreduce, compare, estimate, sweep_line_rate, sweep_nodes,
 };
 use serde::Serialize;
 
@@ -183,13 +183,7 @@ pub fn step(a: &StepArgs) -> Result<(), Failure> {
 }
 
 fn secs(s: f64) -> String {
-    if s >= 1.0 {
-        format!("{s:.3} s")
-    } else if s >= 1e-3 {
-        format!("{:.2} ms", s * 1e3)
-    } else {
-        format!("{:.1} us", s * 1e6)
-    }
+    Seconds::new(s).to_string()
 }
 
 fn count(v: f64) -> String {
@@ -384,20 +378,18 @@ struct AllreduceDocument<'a> {
 
 /// Runs `estimate allreduce`.
 pub fn allreduce(a: &AllreduceArgs) -> Result<(), Failure> {
-    if !(a.bytes >= 1.0 && a.bytes <= 1e15) {
-        return Err(Failure::Usage(format!("--bytes: must be between 1 B and 1 PB (got {})", a.bytes)));
-    }
+    let bytes = estimator_core::collective::message_bytes(a.bytes).map_err(|e| usage(&e))?;
     let mut input = ScenarioInput::default();
     apply_cluster(&mut input, &a.cluster, a.nodes)?;
     let s = Scenario::new(input).map_err(|e| usage(&e))?;
     for w in s.warnings() {
         crate::diag(&format!("warning: {w}"));
     }
-    let largest = model_allreduce(&s, Bytes::new(a.bytes));
+    let largest = model_allreduce(&s, bytes);
     let mut rows = Vec::new();
     if a.table {
         let mut size = 8.0;
-        while size < a.bytes {
+        while size < bytes.get() {
             rows.push(model_allreduce(&s, Bytes::new(size)));
             size *= 2.0;
         }
@@ -411,7 +403,7 @@ pub fn allreduce(a: &AllreduceArgs) -> Result<(), Failure> {
     let _ = writeln!(
         t,
         "all_reduce of {} on {} ({} x {} {}): busbw factor 2(n-1)/n = {:.3}",
-        human_bytes(a.bytes),
+        human_bytes(bytes.get()),
         plural(largest.ranks, "rank"),
         plural(s.nodes(), "node"),
         s.gpus_per_node(),
