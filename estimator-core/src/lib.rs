@@ -37,6 +37,6 @@ pub use recommend::{Recommendation, RecommendationKind};
 pub use scenario::{
     Algorithm, ComputeInput, Field, GradDtype, Reason, Scenario, ScenarioError, ScenarioInput, SyncStrategy,
 };
-pub use step::{StepEstimate, estimate_step};
+pub use step::{LowerBound, StepEstimate, estimate_step, lower_bound, reference_lower_bound};
 pub use sweep::{Comparison, SweepPoint, compare, sweep_line_rate, sweep_nodes};
 pub use units::{Bytes, GbitPerSec, GbytePerSec, Seconds, TflopPerSec};

@@ -10,6 +10,50 @@ use crate::units::{Bytes, GbytePerSec, Seconds};
 /// Language Models", section 2.1: C ~ 6 N per token).
 pub const FLOPS_PER_PARAM_PER_TOKEN: f64 = 6.0;
 
+/// Ring factor of the reference lower bound: 2, the limit of 2(N-1)/N for many participants (the reference
+/// arithmetic: "a ring all-reduce over many participants moves about 2 x G through each participant's link").
+pub const REFERENCE_RING_FACTOR: f64 = 2.0;
+
+/// A lower bound with its arithmetic spelled out: G x ring factor x sync volume through one adapter's line rate.
+/// No latency, no efficiency loss, no overlap, and all of a participant's traffic through one adapter.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LowerBound {
+    /// Gradient bytes G.
+    pub gradient_bytes: Bytes,
+    /// Ring factor used.
+    pub ring_factor: f64,
+    /// Communication volume relative to a DDP all-reduce.
+    pub sync_volume_factor: f64,
+    /// Bytes through the participant's link: G x ring factor x volume factor.
+    pub bytes_per_participant: Bytes,
+    /// One adapter's line rate in GB/s.
+    pub link_gbyte_per_s: GbytePerSec,
+    /// Bytes / line rate.
+    pub time_s: Seconds,
+}
+
+/// The lower bound of a scenario for a given ring factor.
+pub fn lower_bound(s: &Scenario, ring_factor: f64) -> LowerBound {
+    let g = gradient_bytes(s);
+    let volume = s.input().sync.volume_factor();
+    let bytes = g.scale(ring_factor * volume);
+    let link = s.link().to_gbyte_per_s();
+    LowerBound {
+        gradient_bytes: g,
+        ring_factor,
+        sync_volume_factor: volume,
+        bytes_per_participant: bytes,
+        link_gbyte_per_s: link,
+        time_s: link.transfer_time(bytes),
+    }
+}
+
+/// The reference lower bound: ring factor 2 (many participants) unless the scenario overrides the ring factor.
+/// The page shows this one; [`StepEstimate::lower_bound_s`] uses the exact 2(N-1)/N instead.
+pub fn reference_lower_bound(s: &Scenario) -> LowerBound {
+    lower_bound(s, s.input().ring_factor.unwrap_or(REFERENCE_RING_FACTOR))
+}
+
 /// The time of one optimizer step and its parts. Keys are the JSON contract of `probe-cli estimate step --json`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct StepEstimate {
@@ -74,12 +118,15 @@ pub fn compute_time(s: &Scenario) -> Seconds {
 
 /// Estimates one optimizer step.
 pub fn estimate_step(s: &Scenario) -> StepEstimate {
-    let g = gradient_bytes(s);
     let r = collective::ring_factor(s);
-    let volume = s.input().sync.volume_factor();
-    let bytes_per_participant = g.scale(r * volume);
-    let link = s.link().to_gbyte_per_s();
-    let lower_bound = link.transfer_time(bytes_per_participant);
+    let LowerBound {
+        gradient_bytes: g,
+        sync_volume_factor: volume,
+        bytes_per_participant,
+        link_gbyte_per_s: link,
+        time_s: lower_bound,
+        ..
+    } = self::lower_bound(s, r);
 
     let bus = collective::bus_bandwidth(s);
     let alpha = collective::latency(s);
@@ -155,6 +202,19 @@ mod tests {
             assert!(close(e.gradient_bytes.get(), 14e9));
             assert!(close(e.bytes_per_participant.get(), 28e9));
             assert!(close(e.lower_bound_s.as_secs(), secs), "{gbps} Gb/s: {:?}", e.lower_bound_s);
+        }
+    }
+
+    #[test]
+    fn the_reference_lower_bound_uses_ring_factor_two_by_default() {
+        for (gbps, secs) in [(400.0, 0.56), (25.0, 8.96)] {
+            let mut i = ScenarioInput { link_gbps: gbps, ..ScenarioInput::default() };
+            let lb = reference_lower_bound(&Scenario::new(i.clone()).expect("valid"));
+            assert!(close(lb.bytes_per_participant.get(), 28e9));
+            assert!(close(lb.time_s.as_secs(), secs));
+            i.ring_factor = Some(1.0);
+            let lb = reference_lower_bound(&Scenario::new(i).expect("valid"));
+            assert!(close(lb.time_s.as_secs(), secs / 2.0), "an override is honoured");
         }
     }
 

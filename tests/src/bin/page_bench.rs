@@ -1,0 +1,107 @@
+//! The page's performance budgets, measured in headless Chromium on the built `dist/`:
+//! - first estimate: from navigation start to the page's `first-estimate` performance mark (set right after the
+//!   first render, which contains both scenarios' estimates), at most 300 ms;
+//! - recompute: from an input event on A's line rate until the new lower bound is in the DOM (both scenarios'
+//!   cards, both charts and the recommendations redraw), at most 16 ms.
+//!
+//! Run: `make bench-page` (builds `dist/` first). Prints median, p95 and max; exits 1 if a median misses its
+//! budget.
+
+use std::time::Duration;
+
+use tests::browser::{Driver, StaticServer, dist_dir, wait_text};
+
+const LOADS: usize = 20;
+const RECOMPUTES: usize = 60;
+const FIRST_ESTIMATE_BUDGET_MS: f64 = 300.0;
+const RECOMPUTE_BUDGET_MS: f64 = 16.0;
+
+/// Sets A's line rate and waits, in the page, for the lower bound to change; returns the elapsed milliseconds.
+const RECOMPUTE_JS: &str = r#"
+const done = arguments[arguments.length - 1];
+const value = arguments[0];
+const input = document.getElementById('a-link');
+const out = document.getElementById('a-lower-bound');
+const before = out.textContent;
+const t0 = performance.now();
+input.value = value;
+input.dispatchEvent(new Event('input', { bubbles: true }));
+const check = () => {
+  if (out.textContent !== before) { done(performance.now() - t0); }
+  else if (performance.now() - t0 > 2000) { done(-1); }
+  else { queueMicrotask(check); }
+};
+check();
+"#;
+
+fn stats(mut v: Vec<f64>) -> (f64, f64, f64) {
+    v.sort_by(f64::total_cmp);
+    let at = |q: f64| v[((v.len() as f64 - 1.0) * q).round() as usize];
+    (at(0.5), at(0.95), v[v.len() - 1])
+}
+
+async fn measure() -> Result<bool, String> {
+    let dist = dist_dir();
+    if !dist.join("index.html").exists() {
+        return Err(format!("no {}: run `make dist` first", dist.display()));
+    }
+    let server = StaticServer::start(dist).map_err(|e| e.to_string())?;
+    let driver = Driver::start()?;
+    let c = driver.session(&[]).await?;
+
+    let mut first = Vec::new();
+    for _ in 0..LOADS {
+        c.goto("about:blank").await.map_err(|e| e.to_string())?;
+        c.goto(&server.url("index.html")).await.map_err(|e| e.to_string())?;
+        wait_text(&c, "a-lower-bound", |t| t == "8.96 s").await?;
+        let ms = c
+            .execute("return performance.getEntriesByName('first-estimate')[0].startTime;", vec![])
+            .await
+            .map_err(|e| e.to_string())?
+            .as_f64()
+            .ok_or("no first-estimate mark")?;
+        first.push(ms);
+    }
+
+    let mut recompute = Vec::new();
+    for i in 0..RECOMPUTES {
+        let value = if i % 2 == 0 { "400" } else { "25" };
+        let ms = c
+            .execute_async(RECOMPUTE_JS, vec![serde_json::json!(value)])
+            .await
+            .map_err(|e| e.to_string())?
+            .as_f64()
+            .ok_or("no time")?;
+        if ms < 0.0 {
+            return Err("the page did not recompute within 2 s".into());
+        }
+        recompute.push(ms);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let _ = c.close().await;
+
+    let (f50, f95, fmax) = stats(first);
+    let (r50, r95, rmax) = stats(recompute);
+    println!(
+        "first estimate after navigation ({LOADS} loads): median {f50:.1} ms, p95 {f95:.1} ms, max {fmax:.1} ms (budget {FIRST_ESTIMATE_BUDGET_MS} ms)"
+    );
+    println!(
+        "recompute after an input ({RECOMPUTES} changes): median {r50:.2} ms, p95 {r95:.2} ms, max {rmax:.2} ms (budget {RECOMPUTE_BUDGET_MS} ms)"
+    );
+    Ok(f50 <= FIRST_ESTIMATE_BUDGET_MS && r50 <= RECOMPUTE_BUDGET_MS)
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    match measure().await {
+        Ok(true) => {}
+        Ok(false) => {
+            eprintln!("page-bench: a budget was missed");
+            std::process::exit(1);
+        }
+        Err(e) => {
+            eprintln!("page-bench: {e}");
+            std::process::exit(2);
+        }
+    }
+}

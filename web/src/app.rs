@@ -1,0 +1,527 @@
+//! The page: two scenarios side by side, their lower bound and realistic estimate, charts, the recommendation,
+//! and the controls that share it.
+
+use estimator_core::catalog::GPUS;
+use estimator_core::{
+    Estimate, Fabric, GradDtype, LowerBound, Scenario, SweepPoint, SyncStrategy, estimate, lower_bound,
+    reference_lower_bound,
+};
+use leptos::prelude::*;
+
+use crate::browser;
+use crate::chart::{self, SegmentKind};
+use crate::form::{ComputeMode, FieldError, FormField, LINE_RATES, MODEL_SIZES, PRESETS, ScenarioForm, fabric_key};
+use crate::render::{self, dtype_label};
+use crate::share::{ChartAxis, PageState, Side};
+
+/// Everything the page shows for one scenario, computed once per change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SideResult {
+    /// The scenario.
+    pub scenario: Scenario,
+    /// Step, memory, recommendation.
+    pub estimate: Estimate,
+    /// The reference lower bound (ring factor 2).
+    pub lower: LowerBound,
+    /// The same with the exact ring factor 2(N-1)/N, when it differs.
+    pub exact_lower: Option<LowerBound>,
+    /// Step time against nodes.
+    pub sweep: Vec<SweepPoint>,
+}
+
+impl SideResult {
+    /// Computes everything for a scenario.
+    pub fn new(s: &Scenario) -> SideResult {
+        let lower = reference_lower_bound(s);
+        let n = s.participants();
+        let exact_lower = (s.input().ring_factor.is_none() && n > 1)
+            .then(|| lower_bound(s, estimator_core::collective::nccl_busbw_factor(n)));
+        SideResult { scenario: s.clone(), estimate: estimate(s), lower, exact_lower, sweep: chart::node_sweep(s) }
+    }
+}
+
+/// One side's reactive state: the form as typed, its errors, and the last valid scenario's results.
+#[derive(Clone, Copy)]
+struct SideState {
+    side: Side,
+    form: RwSignal<ScenarioForm>,
+    errors: Memo<Vec<FieldError>>,
+    result: Memo<SideResult>,
+}
+
+impl SideState {
+    fn new(side: Side, form: RwSignal<ScenarioForm>) -> SideState {
+        let parsed = Memo::new(move |_| form.with(ScenarioForm::to_scenario));
+        let errors = Memo::new(move |_| parsed.with(|p| p.as_ref().err().cloned().unwrap_or_default()));
+        // The last valid scenario: an invalid form keeps showing what was valid before.
+        let valid = Memo::new(move |prev: Option<&Scenario>| match parsed.get() {
+            Ok(s) => s,
+            Err(_) => prev.cloned().unwrap_or_else(|| fallback(side)),
+        });
+        let result = Memo::new(move |_| valid.with(SideResult::new));
+        SideState { side, form, errors, result }
+    }
+}
+
+fn fallback(side: Side) -> Scenario {
+    // Only reached when a link's first form is invalid: show the first-load scenario of that side until it is fixed.
+    // Both first-load forms are valid (tested), as is the model's default (tested in estimator-core).
+    side.default_form()
+        .to_scenario()
+        .ok()
+        .or_else(|| Scenario::new(estimator_core::ScenarioInput::default()).ok())
+        .expect("the first-load scenarios are valid")
+}
+
+/// The page. Reads its state from the URL and writes it back on every change.
+#[component]
+pub fn App() -> impl IntoView {
+    let (state, notes) = PageState::from_query(&browser::query());
+    let embed = state.embed;
+    let a = SideState::new(Side::A, RwSignal::new(state.a));
+    let b = SideState::new(Side::B, RwSignal::new(state.b));
+    let axis = RwSignal::new(state.chart);
+    let query =
+        Memo::new(move |_| PageState { a: a.form.get(), b: b.form.get(), embed: false, chart: axis.get() }.to_query());
+    Effect::new(move |_| {
+        let q = query.get();
+        let q = if embed { if q.is_empty() { "embed=1".to_string() } else { format!("{q}&embed=1") } } else { q };
+        browser::replace_query(&q);
+    });
+
+    // One tree for both layouts: embed mode (for an iframe) hides the page chrome and the full-page sections with
+    // CSS, by a class on <html> that boot.js sets before the first paint and the page keeps in step.
+    browser::set_embed_class(embed);
+    view! {
+        <main class="page" id="main">
+            <Notes notes=notes />
+            <Answer a=a b=b embed=embed />
+            <section class="charts" aria-labelledby="charts-title">
+                <h2 id="charts-title" class="full-only">"Charts"</h2>
+                <BarChart a=a.result b=b.result />
+                <div class="full-only">
+                    <NodesChart a=a.result b=b.result axis=axis />
+                </div>
+            </section>
+            <div class="full-only">
+                <Recommendations a=a.result b=b.result />
+            </div>
+            <div class="embed-only">
+                <RecommendationSummary a=a.result b=b.result />
+            </div>
+            <details class="inputs-wrap" open=!embed>
+                <summary class="embed-only">"Change the inputs"</summary>
+                <Inputs a=a b=b />
+            </details>
+            <div class="full-only">
+                <Share query=query />
+            </div>
+            <p class="embed-only embed-foot">
+                <a href=move || browser::url_for(&query.get()) target="_blank" rel="noopener">
+                    "Open the full calculator"
+                </a>
+                " · lower bound = gradient bytes × 2 ÷ one adapter's line rate"
+            </p>
+        </main>
+    }
+}
+
+#[component]
+fn Notes(notes: Vec<String>) -> impl IntoView {
+    (!notes.is_empty()).then(|| {
+        view! {
+            <div class="notice" role="status">
+                <ul>{notes.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+            </div>
+        }
+    })
+}
+
+#[component]
+fn Answer(a: SideState, b: SideState, embed: bool) -> impl IntoView {
+    let verdict = move || a.result.with(|ra| b.result.with(|rb| render::verdict(ra, rb)));
+    view! {
+        <section class="answer" aria-labelledby="answer-title">
+            <h2 id="answer-title" class:visually-hidden=embed>"Time per optimizer step"</h2>
+            <div class="pair">
+                <ResultCard st=a />
+                <ResultCard st=b />
+            </div>
+            <p class="verdict" id="verdict" aria-live="polite">{verdict}</p>
+        </section>
+    }
+}
+
+#[component]
+fn ResultCard(st: SideState) -> impl IntoView {
+    let side = st.side;
+    let k = side.key();
+    let r = st.result;
+    let stale = move || st.errors.with(|e| e.is_empty());
+    view! {
+        <article class=format!("card result side-{k}") aria-labelledby=format!("{k}-title")>
+            <h3 id=format!("{k}-title")>
+                <span class="badge">{side.label()}</span>
+                {move || r.with(|r| render::summary(&r.scenario))}
+            </h3>
+            <p class="stale" role="status" hidden=stale>
+                "Showing the last valid inputs: fix the field marked below."
+            </p>
+            <div inner_html=move || r.with(|r| render::result_card(side, r))></div>
+        </article>
+    }
+}
+
+#[component]
+fn BarChart(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
+    let bars = move || a.with(|ra| b.with(|rb| chart::bars_svg(&[("A", &ra.estimate.step), ("B", &rb.estimate.step)])));
+    let described = move || a.with(|ra| b.with(|rb| render::bars_description(ra, rb)));
+    view! {
+        <figure class="chart bars">
+            <figcaption>"One step, split into compute and communication"</figcaption>
+            <svg viewBox="0 0 640 96" role="img" aria-label=described id="bar-chart" inner_html=bars></svg>
+            <ul class="legend">
+                {[SegmentKind::Compute, SegmentKind::Hidden, SegmentKind::Exposed]
+                    .into_iter()
+                    .map(|k| view! { <li><span class=format!("swatch {}", k.class())></span>{k.label()}</li> })
+                    .collect_view()}
+            </ul>
+        </figure>
+    }
+}
+
+#[component]
+fn NodesChart(a: Memo<SideResult>, b: Memo<SideResult>, axis: RwSignal<ChartAxis>) -> impl IntoView {
+    let plot = move || {
+        let axis = axis.get();
+        a.with(|ra| {
+            b.with(|rb| {
+                chart::nodes_svg(&chart::nodes_chart(
+                    &[(&ra.sweep[..], ra.scenario.nodes()), (&rb.sweep[..], rb.scenario.nodes())],
+                    axis,
+                ))
+            })
+        })
+    };
+    let table = move || a.with(|ra| b.with(|rb| render::nodes_table_rows(&ra.sweep, &rb.sweep)));
+    let caption = move || match axis.get() {
+        ChartAxis::StepTime => {
+            "Step time against the number of nodes (log scales); the large dot is each scenario's own"
+        }
+        ChartAxis::Efficiency => "Scaling efficiency (compute ÷ step) against the number of nodes",
+    };
+    let radio = move |id: &'static str, value: ChartAxis, label: &'static str| {
+        view! {
+            <label>
+                <input type="radio" name="chart-axis" id=id prop:checked=move || axis.get() == value
+                    on:change=move |_| axis.set(value) />
+                {label}
+            </label>
+        }
+    };
+    view! {
+        <figure class="chart nodes">
+            <figcaption>{caption}</figcaption>
+            <div class="chart-controls" role="radiogroup" aria-label="What the chart shows">
+                {radio("chart-step", ChartAxis::StepTime, "step time")}
+                {radio("chart-efficiency", ChartAxis::Efficiency, "scaling efficiency")}
+            </div>
+            <svg viewBox=format!("0 0 {} {}", chart::WIDTH, chart::HEIGHT) role="img" id="nodes-chart"
+                aria-label="Chart of the table below" inner_html=plot></svg>
+            <ul class="legend">
+                <li><span class="swatch line-a"></span>"A"</li>
+                <li><span class="swatch line-b"></span>"B"</li>
+            </ul>
+            <details>
+                <summary>"The chart as a table"</summary>
+                <table>
+                    <thead>
+                        <tr><th>"nodes"</th><th>"A step"</th><th>"A efficiency"</th><th>"B step"</th><th>"B efficiency"</th></tr>
+                    </thead>
+                    <tbody inner_html=table></tbody>
+                </table>
+            </details>
+        </figure>
+    }
+}
+
+#[component]
+fn Recommendations(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
+    let card = move |side: Side, r: Memo<SideResult>| {
+        view! {
+            <article class=format!("card recommendation side-{}", side.key())
+                inner_html=move || r.with(|r| render::recommendation_card(side, r))></article>
+        }
+    };
+    view! {
+        <section class="recommend" aria-labelledby="rec-title">
+            <h2 id="rec-title">"Recommendation"</h2>
+            <div class="pair">{card(Side::A, a)} {card(Side::B, b)}</div>
+        </section>
+    }
+}
+
+#[component]
+fn RecommendationSummary(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
+    view! {
+        <div class="rec-summary">
+            <p id="a-rec-kind">{move || a.with(|r| render::recommendation_line(Side::A, r))}</p>
+            <p id="b-rec-kind">{move || b.with(|r| render::recommendation_line(Side::B, r))}</p>
+        </div>
+    }
+}
+
+#[component]
+fn Inputs(a: SideState, b: SideState) -> impl IntoView {
+    let copy_ab = move |_| b.form.set(a.form.get());
+    let swap = move |_| {
+        let (x, y) = (a.form.get(), b.form.get());
+        a.form.set(y);
+        b.form.set(x);
+    };
+    let reset = move |_| {
+        a.form.set(ScenarioForm::page_a());
+        b.form.set(ScenarioForm::page_b());
+    };
+    view! {
+        <section class="inputs" id="inputs" aria-labelledby="inputs-title">
+            <h2 id="inputs-title">"Inputs"</h2>
+            <div class="toolbar">
+                <button type="button" id="copy-a-to-b" on:click=copy_ab>"Copy A to B"</button>
+                <button type="button" id="swap" on:click=swap>"Swap A and B"</button>
+                <button type="button" id="reset" on:click=reset>"Back to 25 vs 400 Gb/s"</button>
+            </div>
+            <datalist id="model-sizes">
+                {MODEL_SIZES.iter().map(|m| view! { <option value=*m></option> }).collect_view()}
+            </datalist>
+            <datalist id="line-rates">
+                {LINE_RATES.iter().map(|r| view! { <option value=r.to_string()></option> }).collect_view()}
+            </datalist>
+            <div class="pair">
+                <ScenarioFields st=a />
+                <ScenarioFields st=b />
+            </div>
+        </section>
+    }
+}
+
+/// How a field is entered.
+enum Kind {
+    /// Free text, with a unit after it and an optional list of suggestions (a `<datalist>` id).
+    Text(&'static str, Option<&'static str>),
+    /// One of a list of (value, text).
+    Select(fn() -> Vec<(String, String)>),
+    /// A checkbox.
+    Check,
+}
+
+/// One input of a scenario's form.
+struct Spec {
+    field: FormField,
+    label: &'static str,
+    kind: Kind,
+    /// Shown only when the compute time comes from this source.
+    only: Option<ComputeMode>,
+}
+
+const fn text(field: FormField, label: &'static str, unit: &'static str, list: Option<&'static str>) -> Spec {
+    Spec { field, label, kind: Kind::Text(unit, list), only: None }
+}
+
+const fn select(field: FormField, label: &'static str, options: fn() -> Vec<(String, String)>) -> Spec {
+    Spec { field, label, kind: Kind::Select(options), only: None }
+}
+
+fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
+    items.iter().map(|(v, t)| (v.to_string(), t.to_string())).collect()
+}
+
+/// The form, in order. One loop draws it, so every field has the same markup: label, control, unit, error.
+const FIELDS: [Spec; 15] = [
+    text(FormField::Params, "Model size (parameters)", "", Some("model-sizes")),
+    select(FormField::Dtype, "Gradient type", || {
+        GradDtype::ALL.iter().map(|d| (d.name().to_string(), dtype_label(*d).to_string())).collect()
+    }),
+    select(FormField::Sync, "Sync strategy", || {
+        pairs(&[
+            (SyncStrategy::Ddp.name(), "DDP (all-reduce)"),
+            (SyncStrategy::Zero3.name(), "ZeRO-3 / FSDP (1.5× volume)"),
+        ])
+    }),
+    select(FormField::Gpu, "GPU", || GPUS.iter().map(|g| (g.key.to_string(), g.name.to_string())).collect()),
+    text(FormField::GpusPerNode, "GPUs per node", "", None),
+    text(FormField::Nodes, "Nodes", "", None),
+    text(FormField::Adapters, "Adapters per node", "", None),
+    text(FormField::Link, "Line rate per adapter", "Gb/s", Some("line-rates")),
+    select(FormField::Fabric, "Fabric", || {
+        Fabric::ALL.iter().map(|f| (fabric_key(*f).to_string(), f.label().to_string())).collect()
+    }),
+    Spec { field: FormField::Gdr, label: "GPUDirect RDMA", kind: Kind::Check, only: None },
+    text(FormField::Overlap, "Communication overlapped with compute", "%", None),
+    select(FormField::Compute, "Compute time", || pairs(&[("tokens", "from tokens and MFU"), ("given", "given time")])),
+    Spec {
+        field: FormField::ComputeMs,
+        label: "Compute per step",
+        kind: Kind::Text("ms", None),
+        only: Some(ComputeMode::Given),
+    },
+    Spec {
+        field: FormField::Tokens,
+        label: "Tokens per optimizer step",
+        kind: Kind::Text("", None),
+        only: Some(ComputeMode::Tokens),
+    },
+    Spec { field: FormField::Mfu, label: "MFU", kind: Kind::Text("%", None), only: Some(ComputeMode::Tokens) },
+];
+
+/// Under "Advanced".
+const ADVANCED: [Spec; 3] = [
+    text(FormField::Accum, "Gradient-accumulation steps", "", None),
+    text(FormField::Efficiency, "Adapter efficiency (empty: the fabric's)", "%", None),
+    text(FormField::Latency, "Latency per collective (empty: the model's)", "µs", None),
+];
+
+#[component]
+fn ScenarioFields(st: SideState) -> impl IntoView {
+    let side = st.side;
+    let k = side.key();
+    let form = st.form;
+    let preset_id = format!("{k}-preset");
+    let on_preset = move |ev: leptos::ev::Event| {
+        let id = event_target_value(&ev);
+        if let Some(p) = PRESETS.iter().find(|p| p.id == id) {
+            form.update(|f| f.apply(p));
+        }
+    };
+    view! {
+        <fieldset class=format!("card scenario side-{k}")>
+            <legend><span class="badge">{side.label()}</span>" Scenario " {side.label()}</legend>
+            <div class="field">
+                <label for=preset_id.clone()>"Rental preset"</label>
+                <select id=preset_id on:change=on_preset>
+                    <option value="" selected=true>"Choose a node type…"</option>
+                    {PRESETS.iter().map(|p| view! { <option value=p.id title=p.source>{p.label}</option> }).collect_view()}
+                </select>
+            </div>
+            <div class="grid">{FIELDS.iter().map(|spec| field_view(st, spec)).collect_view()}</div>
+            <details class="advanced">
+                <summary>"Advanced"</summary>
+                <div class="grid">{ADVANCED.iter().map(|spec| field_view(st, spec)).collect_view()}</div>
+            </details>
+        </fieldset>
+    }
+}
+
+fn field_view(st: SideState, spec: &'static Spec) -> AnyView {
+    let field = spec.field;
+    let form = st.form;
+    let id = format!("{}-{}", st.side.key(), field.key());
+    let err_id = format!("{id}-error");
+    let error =
+        Memo::new(move |_| st.errors.with(|es| es.iter().find(|e| e.field == field).map(|e| e.message.clone())));
+    let hidden = move || spec.only.is_some_and(|m| form.with(|f| f.compute_mode != m));
+    let set = move |v: String| {
+        form.update(|f| {
+            // A select only offers valid values and text fields take any text, so this cannot be refused.
+            let _ = f.set(field, &v);
+        })
+    };
+    let control = match spec.kind {
+        Kind::Text(unit, list) => view! {
+            <div class="control">
+                <input
+                    id=id.clone()
+                    type="text"
+                    autocomplete="off"
+                    spellcheck="false"
+                    list=list
+                    prop:value=move || form.with(|f| f.value(field))
+                    aria-invalid=move || if error.with(Option::is_some) { "true" } else { "false" }
+                    aria-describedby=err_id.clone()
+                    on:input=move |ev| set(event_target_value(&ev))
+                />
+                {(!unit.is_empty()).then(|| view! { <span class="unit">{unit}</span> })}
+            </div>
+        }
+        .into_any(),
+        Kind::Select(options) => {
+            let current = Memo::new(move |_| form.with(|f| f.value(field)));
+            view! {
+                <select id=id.clone() on:change=move |ev| set(event_target_value(&ev))>
+                    {options()
+                        .into_iter()
+                        .map(|(value, text)| {
+                            let v = value.clone();
+                            view! { <option value=value prop:selected=move || current.with(|c| *c == v)>{text}</option> }
+                        })
+                        .collect_view()}
+                </select>
+            }
+            .into_any()
+        }
+        Kind::Check => view! {
+            <input
+                type="checkbox"
+                id=id.clone()
+                prop:checked=move || form.with(|f| f.gdr)
+                on:change=move |ev| set(if event_target_checked(&ev) { "1" } else { "0" }.to_string())
+            />
+        }
+        .into_any(),
+    };
+    let check = matches!(spec.kind, Kind::Check);
+    view! {
+        <div class="field" class:check=check class:invalid=move || error.with(Option::is_some) hidden=hidden>
+            {(!check).then(|| view! { <label for=id.clone()>{spec.label}</label> })}
+            {control}
+            {check.then(|| view! { <label for=id.clone()>{spec.label}</label> })}
+            <p class="error" id=err_id aria-live="polite">{move || error.get().unwrap_or_default()}</p>
+        </div>
+    }
+    .into_any()
+}
+
+#[component]
+fn Share(query: Memo<String>) -> impl IntoView {
+    let link = move || browser::url_for(&query.get());
+    let embed_url = move || {
+        let q = query.get();
+        browser::url_for(&if q.is_empty() { "embed=1".to_string() } else { format!("{q}&embed=1") })
+    };
+    let snippet = move || {
+        format!(
+            "<iframe src=\"{}\" title=\"RDMA step-time estimate\" width=\"100%\" height=\"640\" loading=\"lazy\"></iframe>",
+            embed_url().replace('&', "&amp;")
+        )
+    };
+    let status = RwSignal::new(String::new());
+    let copy = move |what: &'static str, id: &'static str| {
+        status.set(if browser::copy_from(id) {
+            format!("Copied the {what}.")
+        } else {
+            format!("The browser refused the clipboard: the {what} is selected, copy it with Ctrl+C.")
+        });
+    };
+    view! {
+        <section class="share" aria-labelledby="share-title">
+            <h2 id="share-title">"Share and embed"</h2>
+            <div class="share-row">
+                <label for="share-link">"Link to this view"</label>
+                <input id="share-link" type="text" readonly prop:value=link />
+                <button type="button" id="copy-link" on:click=move |_| copy("link", "share-link")>"Copy link"</button>
+            </div>
+            <div class="share-row">
+                <label for="embed-code">"Embed in documentation"</label>
+                <textarea id="embed-code" readonly rows="3" prop:value=snippet></textarea>
+                <button type="button" id="copy-embed" on:click=move |_| copy("embed code", "embed-code")>
+                    "Copy embed code"
+                </button>
+            </div>
+            <p class="status" role="status" id="share-status">{move || status.get()}</p>
+            <p class="fine">
+                "The embed shows both scenarios in a compact layout; "
+                <a href="embed-example.html">"see an example documentation page"</a> "."
+            </p>
+        </section>
+    }
+}

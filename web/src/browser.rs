@@ -1,0 +1,72 @@
+//! The few browser calls the page makes: its URL, the clipboard and performance marks. Each one fails softly
+//! (returns `None` or `false`) where the browser refuses, so no call here can take the page down.
+
+use wasm_bindgen::{JsCast, JsValue};
+
+fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+/// The query string of the page's URL, with its `?`.
+pub fn query() -> String {
+    window().and_then(|w| w.location().search().ok()).unwrap_or_default()
+}
+
+/// The page's URL without query or fragment (`https://host/sub/path/`).
+pub fn base_url() -> String {
+    let Some(loc) = window().map(|w| w.location()) else { return String::new() };
+    let origin = loc.origin().unwrap_or_default();
+    let path = loc.pathname().unwrap_or_default();
+    format!("{origin}{path}")
+}
+
+/// The page's URL for a query.
+pub fn url_for(query: &str) -> String {
+    if query.is_empty() { base_url() } else { format!("{}?{query}", base_url()) }
+}
+
+/// Replaces the URL's query in place (no reload, no new history entry).
+pub fn replace_query(query: &str) {
+    let Some(w) = window() else { return };
+    let Some(loc) = Some(w.location()) else { return };
+    let path = loc.pathname().unwrap_or_default();
+    let hash = loc.hash().unwrap_or_default();
+    let url = if query.is_empty() { format!("{path}{hash}") } else { format!("{path}?{query}{hash}") };
+    if let Ok(h) = w.history() {
+        // A refused replaceState (a sandboxed iframe) leaves the old URL; the page itself is unaffected.
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// Selects the text of the input or textarea with this id and copies it to the clipboard. `false` when the
+/// browser refuses; the text stays selected, so the user can copy it by hand.
+///
+/// This is the synchronous `execCommand("copy")` path, which works over plain http on a LAN address too, where
+/// `navigator.clipboard` does not exist.
+pub fn copy_from(id: &str) -> bool {
+    let Some(doc) = window().and_then(|w| w.document()) else { return false };
+    let Some(el) = doc.get_element_by_id(id) else { return false };
+    if let Some(input) = el.dyn_ref::<web_sys::HtmlInputElement>() {
+        input.select();
+    } else if let Some(area) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        area.select();
+    } else {
+        return false;
+    }
+    doc.dyn_into::<web_sys::HtmlDocument>().ok().and_then(|d| d.exec_command("copy").ok()).unwrap_or(false)
+}
+
+/// Sets a performance mark (read by `scripts/page-bench.sh`).
+pub fn mark(name: &str) {
+    if let Some(p) = window().and_then(|w| w.performance()) {
+        let _ = p.mark(name);
+    }
+}
+
+/// Sets or clears the `embed` class on `<html>` (embed mode's CSS hides the page chrome and full-page sections).
+pub fn set_embed_class(on: bool) {
+    let Some(root) = window().and_then(|w| w.document()).and_then(|d| d.document_element()) else { return };
+    let list = root.class_list();
+    // A refused class change only leaves the full layout; nothing else depends on it.
+    let _ = if on { list.add_1("embed") } else { list.remove_1("embed") };
+}

@@ -1,0 +1,315 @@
+//! Chart geometry, drawn from the model: pure functions from estimates to SVG coordinates, so the view only
+//! places what is computed here (and the tests can check the numbers without a browser).
+
+use std::fmt::Write;
+
+use estimator_core::{Scenario, StepEstimate, SweepPoint, sweep_nodes};
+
+use crate::format;
+use crate::share::ChartAxis;
+
+/// What a part of a step bar is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SegmentKind {
+    /// Compute with no communication under it.
+    Compute,
+    /// Compute with communication hidden under it.
+    Hidden,
+    /// Communication that adds to the step.
+    Exposed,
+}
+
+impl SegmentKind {
+    /// The legend text.
+    pub fn label(self) -> &'static str {
+        match self {
+            SegmentKind::Compute => "compute",
+            SegmentKind::Hidden => "hidden communication (under compute)",
+            SegmentKind::Exposed => "exposed communication",
+        }
+    }
+
+    /// The CSS class.
+    pub fn class(self) -> &'static str {
+        match self {
+            SegmentKind::Compute => "seg-compute",
+            SegmentKind::Hidden => "seg-hidden",
+            SegmentKind::Exposed => "seg-exposed",
+        }
+    }
+}
+
+/// One part of a step bar, in chart units.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Segment {
+    /// What it is.
+    pub kind: SegmentKind,
+    /// Left edge.
+    pub x: f64,
+    /// Width.
+    pub width: f64,
+    /// Its duration.
+    pub seconds: f64,
+}
+
+/// Splits a step into compute only, compute with hidden communication, and exposed communication, scaled so
+/// that `scale_s` seconds span `width`. Parts sum to the step time.
+pub fn bar_segments(step: &StepEstimate, scale_s: f64, width: f64) -> Vec<Segment> {
+    let hidden = step.hidden_comm_s.as_secs();
+    let parts = [
+        (SegmentKind::Compute, (step.compute_s.as_secs() - hidden).max(0.0)),
+        (SegmentKind::Hidden, hidden),
+        (SegmentKind::Exposed, step.exposed_comm_s.as_secs()),
+    ];
+    let k = if scale_s > 0.0 { width / scale_s } else { 0.0 };
+    let mut x = 0.0;
+    let mut out = Vec::new();
+    for (kind, seconds) in parts {
+        if seconds > 0.0 {
+            let w = seconds * k;
+            out.push(Segment { kind, x, width: w, seconds });
+            x += w;
+        }
+    }
+    out
+}
+
+/// Node counts of the nodes chart: powers of two up to 256, plus the scenario's own.
+pub const NODE_STEPS: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+
+/// The sweep behind one line of the nodes chart.
+pub fn node_sweep(s: &Scenario) -> Vec<SweepPoint> {
+    let mut nodes: Vec<u32> = NODE_STEPS.to_vec();
+    if !nodes.contains(&s.nodes()) {
+        nodes.push(s.nodes());
+        nodes.sort_unstable();
+    }
+    // Every count here is within the model's limits, so the sweep cannot fail; an empty line is the fallback.
+    sweep_nodes(s, &nodes).unwrap_or_default()
+}
+
+/// A tick on an axis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tick {
+    /// Position in chart units.
+    pub pos: f64,
+    /// Its label.
+    pub label: String,
+}
+
+/// A point on a line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Point {
+    /// x in chart units.
+    pub x: f64,
+    /// y in chart units.
+    pub y: f64,
+    /// Tooltip and accessible text.
+    pub title: String,
+    /// The scenario's own node count.
+    pub current: bool,
+}
+
+/// One scenario's line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Line {
+    /// SVG path data.
+    pub path: String,
+    /// Its points.
+    pub points: Vec<Point>,
+}
+
+/// The nodes chart: axes and lines in a `WIDTH x HEIGHT` box.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineChart {
+    /// Ticks along x (node counts).
+    pub x_ticks: Vec<Tick>,
+    /// Ticks along y.
+    pub y_ticks: Vec<Tick>,
+    /// One line per scenario.
+    pub lines: Vec<Line>,
+}
+
+/// Chart box width.
+pub const WIDTH: f64 = 640.0;
+/// Chart box height.
+pub const HEIGHT: f64 = 280.0;
+/// Plot area: left margin (y labels).
+pub const LEFT: f64 = 64.0;
+/// Plot area: right margin.
+pub const RIGHT: f64 = 16.0;
+/// Plot area: top margin.
+pub const TOP: f64 = 12.0;
+/// Plot area: bottom margin (x labels).
+pub const BOTTOM: f64 = 36.0;
+
+fn value(p: &SweepPoint, axis: ChartAxis) -> f64 {
+    match axis {
+        ChartAxis::StepTime => p.step_s.as_secs(),
+        ChartAxis::Efficiency => p.scaling_efficiency,
+    }
+}
+
+/// Lays out step time (log scale) or scaling efficiency against nodes (log2 scale) for each sweep.
+pub fn nodes_chart(sweeps: &[(&[SweepPoint], u32)], axis: ChartAxis) -> LineChart {
+    let xs = sweeps.iter().flat_map(|(s, _)| s.iter().map(|p| p.x)).filter(|x| *x >= 1.0);
+    let x_max = xs.fold(1.0_f64, f64::max).max(2.0);
+    let lx = |n: f64| LEFT + (WIDTH - LEFT - RIGHT) * n.max(1.0).log2() / x_max.log2();
+    let plot_h = HEIGHT - TOP - BOTTOM;
+
+    let (y_of, y_ticks): (Box<dyn Fn(f64) -> f64>, Vec<Tick>) = match axis {
+        ChartAxis::Efficiency => {
+            let f = move |v: f64| TOP + plot_h * (1.0 - v.clamp(0.0, 1.0));
+            let ticks =
+                [0.0, 0.25, 0.5, 0.75, 1.0].iter().map(|&v| Tick { pos: f(v), label: format::pct(v) }).collect();
+            (Box::new(f), ticks)
+        }
+        ChartAxis::StepTime => {
+            let vals = sweeps.iter().flat_map(|(s, _)| s.iter().map(|p| p.step_s.as_secs())).filter(|v| *v > 0.0);
+            let (lo, hi) = vals.fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+            let (lo, hi) = if lo <= hi { (lo, hi) } else { (1.0, 10.0) };
+            let d_lo = lo.log10().floor();
+            let mut d_hi = hi.log10().ceil();
+            if d_hi <= d_lo {
+                d_hi = d_lo + 1.0;
+            }
+            let f = move |v: f64| {
+                let l = v.max(1e-12).log10().clamp(d_lo, d_hi);
+                TOP + plot_h * (1.0 - (l - d_lo) / (d_hi - d_lo))
+            };
+            let mut ticks = Vec::new();
+            let mut d = d_lo;
+            while d <= d_hi && ticks.len() < 16 {
+                let v = 10f64.powf(d);
+                ticks.push(Tick { pos: f(v), label: format::decade(v) });
+                d += 1.0;
+            }
+            (Box::new(f), ticks)
+        }
+    };
+
+    let mut x_ticks = Vec::new();
+    let mut n = 1.0;
+    while n <= x_max {
+        x_ticks.push(Tick { pos: lx(n), label: format::num(n, 0) });
+        n *= 2.0;
+    }
+
+    let lines = sweeps
+        .iter()
+        .map(|(sweep, current)| {
+            let points: Vec<Point> = sweep
+                .iter()
+                .map(|p| {
+                    let v = value(p, axis);
+                    let shown = match axis {
+                        ChartAxis::StepTime => format::secs(p.step_s),
+                        ChartAxis::Efficiency => format::pct(v),
+                    };
+                    Point {
+                        x: lx(p.x),
+                        y: y_of(v),
+                        title: format!("{} nodes: {shown}", format::num(p.x, 0)),
+                        current: p.x == f64::from(*current),
+                    }
+                })
+                .collect();
+            let mut path = String::new();
+            for (i, p) in points.iter().enumerate() {
+                let _ = write!(path, "{}{:.1},{:.1}", if i == 0 { "M" } else { " L" }, p.x, p.y);
+            }
+            Line { path, points }
+        })
+        .collect();
+    LineChart { x_ticks, y_ticks, lines }
+}
+
+/// Escapes text for SVG markup.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// Width of the bar chart's box.
+pub const BAR_WIDTH: f64 = 640.0;
+const BAR_LABEL: f64 = 28.0;
+const BAR_SPAN: f64 = 520.0;
+
+/// The markup inside the bar chart's `<svg viewBox="0 0 640 96">`: one stacked bar per scenario, on one time
+/// scale (the longer step spans the bar area), each labelled with its step time.
+pub fn bars_svg(rows: &[(&str, &StepEstimate)]) -> String {
+    let scale = rows.iter().map(|(_, e)| e.step_s.as_secs()).fold(0.0, f64::max);
+    let mut out = String::new();
+    for (row, (label, e)) in rows.iter().enumerate() {
+        let y = 8.0 + row as f64 * 44.0;
+        let segs = bar_segments(e, scale, BAR_SPAN);
+        let end: f64 = segs.iter().map(|s| s.width).sum();
+        let _ = write!(out, r#"<text x="0" y="{:.1}" class="bar-label">{}</text>"#, y + 20.0, esc(label));
+        for s in &segs {
+            let _ = write!(
+                out,
+                r#"<rect class="{}" x="{:.2}" y="{y:.1}" width="{:.2}" height="28"><title>{}: {}</title></rect>"#,
+                s.kind.class(),
+                BAR_LABEL + s.x,
+                s.width.max(0.5),
+                s.kind.label(),
+                format::secs(estimator_core::Seconds::new(s.seconds))
+            );
+        }
+        let _ = write!(
+            out,
+            r#"<text x="{:.1}" y="{:.1}" class="bar-value">{}</text>"#,
+            BAR_LABEL + end + 6.0,
+            y + 20.0,
+            format::secs(e.step_s)
+        );
+    }
+    out
+}
+
+/// The markup inside the nodes chart's `<svg viewBox="0 0 WIDTH HEIGHT">`: grid, ticks, axis title, and one
+/// line per scenario (classes `line-a`, `line-b`, ... in order).
+pub fn nodes_svg(c: &LineChart) -> String {
+    let mut out = String::new();
+    for t in &c.y_ticks {
+        let _ = write!(
+            out,
+            r#"<line class="gridline" x1="{LEFT}" x2="{}" y1="{p:.1}" y2="{p:.1}"></line><text class="tick" x="{}" y="{:.1}" text-anchor="end">{}</text>"#,
+            WIDTH - RIGHT,
+            LEFT - 6.0,
+            t.pos + 4.0,
+            esc(&t.label),
+            p = t.pos
+        );
+    }
+    for t in &c.x_ticks {
+        let _ = write!(
+            out,
+            r#"<text class="tick" x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
+            t.pos,
+            HEIGHT - BOTTOM + 16.0,
+            esc(&t.label)
+        );
+    }
+    let _ = write!(
+        out,
+        r#"<text class="axis-title" x="{}" y="{}" text-anchor="middle">nodes</text>"#,
+        (WIDTH + LEFT) / 2.0,
+        HEIGHT - 4.0
+    );
+    for (i, l) in c.lines.iter().enumerate() {
+        let class = ["line-a", "line-b", "line-c", "line-d"].get(i).copied().unwrap_or("line-d");
+        let _ = write!(out, r#"<g class="{class}"><path d="{}"></path>"#, l.path);
+        for p in &l.points {
+            let (cls, r) = if p.current { ("dot current", 5) } else { ("dot", 3) };
+            let _ = write!(
+                out,
+                r#"<circle class="{cls}" cx="{:.1}" cy="{:.1}" r="{r}"><title>{}</title></circle>"#,
+                p.x,
+                p.y,
+                esc(&p.title)
+            );
+        }
+        out.push_str("</g>");
+    }
+    out
+}

@@ -1,0 +1,581 @@
+//! One scenario's form as the user typed it, and its reading into the model's [`ScenarioInput`].
+//!
+//! Text stays text until it is read, so a half-typed or wrong value is kept in the field (and in the URL) and shown
+//! with its error, while the page keeps the last scenario that was valid. Ranges are the model's own
+//! ([`Scenario::new`]); only percentages are checked here, because the form shows them in percent.
+
+use estimator_core::quantity::parse_count;
+use estimator_core::{ComputeInput, Fabric, Field, GradDtype, Scenario, ScenarioInput, SyncStrategy};
+
+use crate::format;
+
+/// Longest text a field keeps (longer pastes are cut): no real value needs more, and the parser stays cheap.
+pub const MAX_TEXT: usize = 64;
+
+/// Where the compute time comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ComputeMode {
+    /// From tokens per step and MFU.
+    Tokens,
+    /// A given time per step.
+    Given,
+}
+
+/// Each input of the form. The key names the field in the URL (`a.link=25`) and in element ids (`a-link`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum FormField {
+    Params,
+    Dtype,
+    Sync,
+    Gpu,
+    GpusPerNode,
+    Nodes,
+    Adapters,
+    Link,
+    Fabric,
+    Gdr,
+    Overlap,
+    Compute,
+    ComputeMs,
+    Tokens,
+    Mfu,
+    Accum,
+    Efficiency,
+    Latency,
+}
+
+impl FormField {
+    /// Every field, in form order.
+    pub const ALL: [FormField; 18] = [
+        FormField::Params,
+        FormField::Dtype,
+        FormField::Sync,
+        FormField::Gpu,
+        FormField::GpusPerNode,
+        FormField::Nodes,
+        FormField::Adapters,
+        FormField::Link,
+        FormField::Fabric,
+        FormField::Gdr,
+        FormField::Overlap,
+        FormField::Compute,
+        FormField::ComputeMs,
+        FormField::Tokens,
+        FormField::Mfu,
+        FormField::Accum,
+        FormField::Efficiency,
+        FormField::Latency,
+    ];
+
+    /// The URL key and id suffix.
+    pub fn key(self) -> &'static str {
+        match self {
+            FormField::Params => "params",
+            FormField::Dtype => "dtype",
+            FormField::Sync => "sync",
+            FormField::Gpu => "gpu",
+            FormField::GpusPerNode => "gpus",
+            FormField::Nodes => "nodes",
+            FormField::Adapters => "adapters",
+            FormField::Link => "link",
+            FormField::Fabric => "fabric",
+            FormField::Gdr => "gdr",
+            FormField::Overlap => "overlap",
+            FormField::Compute => "compute",
+            FormField::ComputeMs => "compute_ms",
+            FormField::Tokens => "tokens",
+            FormField::Mfu => "mfu",
+            FormField::Accum => "accum",
+            FormField::Efficiency => "efficiency",
+            FormField::Latency => "latency_us",
+        }
+    }
+
+    /// The field of the model's error.
+    pub fn from_model(field: Field) -> Option<FormField> {
+        Some(match field {
+            Field::Params => FormField::Params,
+            Field::GradAccumSteps => FormField::Accum,
+            Field::ComputeMs => FormField::ComputeMs,
+            Field::TokensPerStep => FormField::Tokens,
+            Field::Mfu => FormField::Mfu,
+            Field::Nodes => FormField::Nodes,
+            Field::GpusPerNode => FormField::GpusPerNode,
+            Field::AdaptersPerNode => FormField::Adapters,
+            Field::LinkGbps => FormField::Link,
+            Field::Overlap => FormField::Overlap,
+            Field::LinkEfficiency => FormField::Efficiency,
+            Field::LatencyUs => FormField::Latency,
+            // Not on the form.
+            Field::BucketBytes
+            | Field::ActivationBytesPerGpu
+            | Field::RingFactor
+            | Field::TargetExposedShare
+            | Field::Bytes => return None,
+        })
+    }
+}
+
+/// A value the form could not use, and why, in words for the field's error line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldError {
+    /// The field.
+    pub field: FormField,
+    /// The reason.
+    pub message: String,
+}
+
+/// One scenario's inputs as typed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioForm {
+    /// Parameters: `7B`, `7e9`, `70000000000`.
+    pub params: String,
+    /// Gradient type.
+    pub dtype: GradDtype,
+    /// DDP or ZeRO-3/FSDP.
+    pub sync: SyncStrategy,
+    /// Catalog key of the GPU.
+    pub gpu: String,
+    /// GPUs per node.
+    pub gpus_per_node: String,
+    /// Nodes.
+    pub nodes: String,
+    /// Network adapters per node.
+    pub adapters: String,
+    /// Line rate per adapter, Gb/s.
+    pub link_gbps: String,
+    /// Fabric class.
+    pub fabric: Fabric,
+    /// GPUDirect RDMA.
+    pub gdr: bool,
+    /// Share of communication hidden behind compute, percent.
+    pub overlap_pct: String,
+    /// Where compute comes from.
+    pub compute_mode: ComputeMode,
+    /// Compute per step, ms (when given).
+    pub compute_ms: String,
+    /// Tokens per optimizer step (when derived): `4M`, `4194304`.
+    pub tokens: String,
+    /// MFU, percent.
+    pub mfu_pct: String,
+    /// Gradient-accumulation micro-steps.
+    pub accum: String,
+    /// Per-adapter efficiency override, percent; empty for the fabric's prior.
+    pub efficiency_pct: String,
+    /// Latency override per collective, µs; empty for the model's.
+    pub latency_us: String,
+}
+
+impl ScenarioForm {
+    /// The form showing a model input.
+    pub fn from_input(i: &ScenarioInput) -> ScenarioForm {
+        let (compute_mode, compute_ms, tokens, mfu_pct) = match i.compute {
+            ComputeInput::Given { ms } => (
+                ComputeMode::Given,
+                format::num(ms, 3),
+                "4M".to_string(),
+                format::num(100.0 * estimator_core::scenario::DEFAULT_MFU, 1),
+            ),
+            ComputeInput::Tokens { tokens_per_step, mfu } => {
+                (ComputeMode::Tokens, "1000".to_string(), tokens_text(tokens_per_step), format::num(mfu * 100.0, 2))
+            }
+        };
+        ScenarioForm {
+            params: format::params(i.params),
+            dtype: i.dtype,
+            sync: i.sync,
+            gpu: i.gpu.clone(),
+            gpus_per_node: i.gpus_per_node.to_string(),
+            nodes: i.nodes.to_string(),
+            adapters: i.adapters_per_node.to_string(),
+            link_gbps: format::num(i.link_gbps, 3),
+            fabric: i.fabric,
+            gdr: i.gdr,
+            overlap_pct: format::num(i.overlap * 100.0, 2),
+            compute_mode,
+            compute_ms,
+            tokens,
+            mfu_pct,
+            accum: i.grad_accum_steps.to_string(),
+            efficiency_pct: i.link_efficiency.map(|e| format::num(e * 100.0, 2)).unwrap_or_default(),
+            latency_us: i.latency_us.map(|l| format::num(l, 3)).unwrap_or_default(),
+        }
+    }
+
+    /// Scenario A of the first load: the reference question at 25 Gb/s (8x 25 Gb/s RoCE per node).
+    pub fn page_a() -> ScenarioForm {
+        ScenarioForm::from_input(&ScenarioInput { link_gbps: 25.0, fabric: Fabric::Roce, ..ScenarioInput::default() })
+    }
+
+    /// Scenario B of the first load: the same job on 8x 400 Gb/s InfiniBand per node.
+    pub fn page_b() -> ScenarioForm {
+        ScenarioForm::from_input(&ScenarioInput::default())
+    }
+
+    /// The text of a text field (`None` for selects and the checkbox).
+    pub fn text(&self, f: FormField) -> Option<&str> {
+        Some(match f {
+            FormField::Params => &self.params,
+            FormField::GpusPerNode => &self.gpus_per_node,
+            FormField::Nodes => &self.nodes,
+            FormField::Adapters => &self.adapters,
+            FormField::Link => &self.link_gbps,
+            FormField::Overlap => &self.overlap_pct,
+            FormField::ComputeMs => &self.compute_ms,
+            FormField::Tokens => &self.tokens,
+            FormField::Mfu => &self.mfu_pct,
+            FormField::Accum => &self.accum,
+            FormField::Efficiency => &self.efficiency_pct,
+            FormField::Latency => &self.latency_us,
+            FormField::Gpu => &self.gpu,
+            FormField::Dtype | FormField::Sync | FormField::Fabric | FormField::Gdr | FormField::Compute => {
+                return None;
+            }
+        })
+    }
+
+    /// The value of any field as the URL writes it.
+    pub fn value(&self, f: FormField) -> String {
+        match f {
+            FormField::Dtype => self.dtype.name().to_string(),
+            FormField::Sync => self.sync.name().to_string(),
+            FormField::Fabric => fabric_key(self.fabric).to_string(),
+            FormField::Gdr => if self.gdr { "1" } else { "0" }.to_string(),
+            FormField::Compute => match self.compute_mode {
+                ComputeMode::Tokens => "tokens",
+                ComputeMode::Given => "given",
+            }
+            .to_string(),
+            _ => self.text(f).unwrap_or_default().to_string(),
+        }
+    }
+
+    /// Sets a field from text (typed, or read from the URL). A select or checkbox value that means nothing is
+    /// refused with the reason, and the field keeps its value.
+    pub fn set(&mut self, f: FormField, v: &str) -> Result<(), FieldError> {
+        let refuse = |what: &str| FieldError { field: f, message: format!("'{}' is not {what}", clip(v)) };
+        let text = clip(v).to_string();
+        match f {
+            FormField::Params => self.params = text,
+            FormField::GpusPerNode => self.gpus_per_node = text,
+            FormField::Nodes => self.nodes = text,
+            FormField::Adapters => self.adapters = text,
+            FormField::Link => self.link_gbps = text,
+            FormField::Overlap => self.overlap_pct = text,
+            FormField::ComputeMs => self.compute_ms = text,
+            FormField::Tokens => self.tokens = text,
+            FormField::Mfu => self.mfu_pct = text,
+            FormField::Accum => self.accum = text,
+            FormField::Efficiency => self.efficiency_pct = text,
+            FormField::Latency => self.latency_us = text,
+            FormField::Gpu => {
+                let t = text.trim();
+                if !estimator_core::catalog::GPUS.iter().any(|g| g.key == t) {
+                    return Err(refuse("a GPU of the catalog"));
+                }
+                self.gpu = t.to_string();
+            }
+            FormField::Dtype => self.dtype = GradDtype::parse(v).ok_or_else(|| refuse("fp32, bf16, fp16 or fp8"))?,
+            FormField::Sync => self.sync = SyncStrategy::parse(v).ok_or_else(|| refuse("ddp or zero3"))?,
+            FormField::Fabric => {
+                self.fabric = Fabric::parse(v).ok_or_else(|| refuse("infiniband, roce, efa, rdma or tcp"))?
+            }
+            FormField::Gdr => {
+                self.gdr = match v.trim() {
+                    "1" | "true" | "on" | "yes" => true,
+                    "0" | "false" | "off" | "no" => false,
+                    _ => return Err(refuse("1 or 0")),
+                }
+            }
+            FormField::Compute => {
+                self.compute_mode = match v.trim() {
+                    "tokens" => ComputeMode::Tokens,
+                    "given" | "ms" => ComputeMode::Given,
+                    _ => return Err(refuse("tokens or given")),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the form into a model input, without the model's range checks, and lists every field that cannot be
+    /// read. An unreadable field takes the model's default in the input, so the model can still check the others.
+    pub fn read(&self) -> (ScenarioInput, Vec<FieldError>) {
+        let d = ScenarioInput::default();
+        let mut errors = Vec::new();
+        let mut grab = |f: FormField, r: Result<f64, String>, fallback: f64| match r {
+            Ok(v) => v,
+            Err(message) => {
+                errors.push(FieldError { field: f, message });
+                fallback
+            }
+        };
+        let params = grab(FormField::Params, quantity(&self.params), d.params);
+        let gpus_per_node = grab(FormField::GpusPerNode, whole(&self.gpus_per_node), d.gpus_per_node as f64);
+        let nodes = grab(FormField::Nodes, whole(&self.nodes), d.nodes as f64);
+        let adapters = grab(FormField::Adapters, whole(&self.adapters), d.adapters_per_node as f64);
+        let link_gbps = grab(FormField::Link, number(&self.link_gbps), d.link_gbps);
+        let overlap = grab(FormField::Overlap, percent(&self.overlap_pct, 0.0), d.overlap);
+        let accum = grab(FormField::Accum, whole(&self.accum), d.grad_accum_steps as f64);
+        let compute = match self.compute_mode {
+            ComputeMode::Given => {
+                ComputeInput::Given { ms: grab(FormField::ComputeMs, number(&self.compute_ms), 1000.0) }
+            }
+            ComputeMode::Tokens => ComputeInput::Tokens {
+                tokens_per_step: grab(
+                    FormField::Tokens,
+                    quantity(&self.tokens),
+                    estimator_core::scenario::DEFAULT_TOKENS_PER_STEP,
+                ),
+                mfu: grab(FormField::Mfu, percent(&self.mfu_pct, 0.1), estimator_core::scenario::DEFAULT_MFU),
+            },
+        };
+        let link_efficiency = optional(&self.efficiency_pct).map(|t| grab(FormField::Efficiency, percent(t, 0.1), 0.9));
+        let latency_us = optional(&self.latency_us).map(|t| grab(FormField::Latency, number(t), 25.0));
+        let input = ScenarioInput {
+            params,
+            dtype: self.dtype,
+            sync: self.sync,
+            grad_accum_steps: accum as i64,
+            compute,
+            nodes: nodes as i64,
+            gpus_per_node: gpus_per_node as i64,
+            gpu: self.gpu.clone(),
+            adapters_per_node: adapters as i64,
+            link_gbps,
+            fabric: self.fabric,
+            gdr: self.gdr,
+            overlap,
+            link_efficiency,
+            latency_us,
+            ..d
+        };
+        (input, errors)
+    }
+
+    /// Reads and validates the form. Errors name every unreadable field, plus the model's first range error on a
+    /// field that could be read.
+    pub fn to_scenario(&self) -> Result<Scenario, Vec<FieldError>> {
+        let (input, mut errors) = self.read();
+        match Scenario::new(input) {
+            Ok(s) if errors.is_empty() => Ok(s),
+            Ok(_) => Err(errors),
+            Err(e) => {
+                let field = FormField::from_model(e.field).unwrap_or(FormField::Params);
+                if !errors.iter().any(|x| x.field == field) {
+                    errors.push(FieldError { field, message: e.reason.to_string() });
+                }
+                Err(errors)
+            }
+        }
+    }
+
+    /// Applies a rental preset: GPU, GPUs per node, adapters, line rate, fabric and GPUDirect RDMA.
+    pub fn apply(&mut self, p: &Preset) {
+        self.gpu = p.gpu.to_string();
+        self.gpus_per_node = p.gpus_per_node.to_string();
+        self.adapters = p.adapters.to_string();
+        self.link_gbps = format::num(p.link_gbps, 3);
+        self.fabric = p.fabric;
+        self.gdr = p.gdr;
+    }
+}
+
+/// The URL and select value of a fabric (the model's serde name).
+pub fn fabric_key(f: Fabric) -> &'static str {
+    match f {
+        Fabric::Infiniband => "infiniband",
+        Fabric::Roce => "roce",
+        Fabric::Efa => "efa",
+        Fabric::Rdma => "rdma",
+        Fabric::Tcp => "tcp",
+    }
+}
+
+fn tokens_text(t: f64) -> String {
+    // 4194304 reads better as itself than as "4.19M", and stays exact.
+    if t.fract() == 0.0 && t < 1e10 { format!("{t:.0}") } else { format::num(t, 3) }
+}
+
+fn clip(v: &str) -> &str {
+    match v.char_indices().nth(MAX_TEXT) {
+        Some((i, _)) => &v[..i],
+        None => v,
+    }
+}
+
+fn optional(t: &str) -> Option<&str> {
+    if t.trim().is_empty() { None } else { Some(t) }
+}
+
+fn quantity(t: &str) -> Result<f64, String> {
+    parse_count(t).map_err(|e| match e {
+        estimator_core::quantity::QuantityError::Empty => "enter a value".to_string(),
+        other => other.to_string(),
+    })
+}
+
+fn number(t: &str) -> Result<f64, String> {
+    let t = t.trim();
+    if t.is_empty() {
+        return Err("enter a value".to_string());
+    }
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(_) => Err(format!("'{t}' is not a finite number")),
+        Err(_) => Err(format!("'{t}' is not a number")),
+    }
+}
+
+fn whole(t: &str) -> Result<f64, String> {
+    let v = number(t)?;
+    if v.fract() != 0.0 {
+        return Err(format!("must be a whole number (got {})", t.trim()));
+    }
+    // The model's limits are far inside i64; this only keeps the conversion exact for absurd input.
+    if v.abs() > 1e15 {
+        return Err(format!("must be at most 1e15 (got {})", t.trim()));
+    }
+    Ok(v)
+}
+
+fn percent(t: &str, min: f64) -> Result<f64, String> {
+    let v = number(t.trim().trim_end_matches('%'))?;
+    if v < min || v > 100.0 {
+        return Err(format!("must be between {min} and 100 % (got {})", format::num(v, 3)));
+    }
+    Ok(v / 100.0)
+}
+
+/// A common rental: GPUs and fabric of one node.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Preset {
+    /// Stable id (select value).
+    pub id: &'static str,
+    /// What the menu says.
+    pub label: &'static str,
+    /// Catalog GPU key.
+    pub gpu: &'static str,
+    /// GPUs per node.
+    pub gpus_per_node: u32,
+    /// Adapters per node.
+    pub adapters: u32,
+    /// Line rate per adapter, Gb/s.
+    pub link_gbps: f64,
+    /// Fabric.
+    pub fabric: Fabric,
+    /// GPUDirect RDMA.
+    pub gdr: bool,
+    /// Where the node's configuration comes from.
+    pub source: &'static str,
+}
+
+/// Common rentals, each from its vendor's published configuration.
+pub const PRESETS: [Preset; 9] = [
+    Preset {
+        id: "h100-ib",
+        label: "8× H100 SXM, 8× 400G InfiniBand",
+        gpu: "h100-sxm",
+        gpus_per_node: 8,
+        adapters: 8,
+        link_gbps: 400.0,
+        fabric: Fabric::Infiniband,
+        gdr: true,
+        source: "NVIDIA DGX H100 datasheet: 8x ConnectX-7, 400 Gb/s InfiniBand each",
+    },
+    Preset {
+        id: "h100-25g",
+        label: "8× H100 SXM, 1× 25 GbE (no RDMA)",
+        gpu: "h100-sxm",
+        gpus_per_node: 8,
+        adapters: 1,
+        link_gbps: 25.0,
+        fabric: Fabric::Tcp,
+        gdr: false,
+        source: "a bare-metal or VM rental with one 25 GbE port and no RDMA (common on low-cost GPU clouds)",
+    },
+    Preset {
+        id: "h200-ib",
+        label: "8× H200, 8× 400G InfiniBand",
+        gpu: "h200",
+        gpus_per_node: 8,
+        adapters: 8,
+        link_gbps: 400.0,
+        fabric: Fabric::Infiniband,
+        gdr: true,
+        source: "NVIDIA HGX H200 reference: 8x ConnectX-7 400 Gb/s",
+    },
+    Preset {
+        id: "b200-ib",
+        label: "8× B200, 8× 400G InfiniBand",
+        gpu: "b200",
+        gpus_per_node: 8,
+        adapters: 8,
+        link_gbps: 400.0,
+        fabric: Fabric::Infiniband,
+        gdr: true,
+        source: "NVIDIA DGX B200 datasheet: 8x single-port ConnectX-7, up to 400 Gb/s",
+    },
+    Preset {
+        id: "a100-ib",
+        label: "8× A100 80GB, 8× 200G InfiniBand",
+        gpu: "a100-sxm4-80gb",
+        gpus_per_node: 8,
+        adapters: 8,
+        link_gbps: 200.0,
+        fabric: Fabric::Infiniband,
+        gdr: true,
+        source: "NVIDIA DGX A100 datasheet: 8x single-port ConnectX-6, 200 Gb/s HDR InfiniBand",
+    },
+    Preset {
+        id: "a100-25g",
+        label: "8× A100 80GB, 1× 25 GbE (no RDMA)",
+        gpu: "a100-sxm4-80gb",
+        gpus_per_node: 8,
+        adapters: 1,
+        link_gbps: 25.0,
+        fabric: Fabric::Tcp,
+        gdr: false,
+        source: "a rental with one 25 GbE port and no RDMA",
+    },
+    Preset {
+        id: "p5-efa",
+        label: "AWS p5.48xlarge: 8× H100, 32× 100G EFA",
+        gpu: "h100-sxm",
+        gpus_per_node: 8,
+        adapters: 32,
+        link_gbps: 100.0,
+        fabric: Fabric::Efa,
+        gdr: true,
+        source: "AWS EC2 P5 instance page: 3200 Gbps of EFAv2 networking (32 network cards)",
+    },
+    Preset {
+        id: "p4d-efa",
+        label: "AWS p4d.24xlarge: 8× A100 40GB, 4× 100G EFA",
+        gpu: "a100-sxm4-40gb",
+        gpus_per_node: 8,
+        adapters: 4,
+        link_gbps: 100.0,
+        fabric: Fabric::Efa,
+        gdr: true,
+        source: "AWS EC2 P4d instance page: 400 Gbps EFA networking (4x 100 Gbps)",
+    },
+    Preset {
+        id: "mi300x-roce",
+        label: "8× MI300X, 8× 400G RoCE",
+        gpu: "mi300x",
+        gpus_per_node: 8,
+        adapters: 8,
+        link_gbps: 400.0,
+        fabric: Fabric::Roce,
+        gdr: true,
+        source: "AMD Instinct MI300X platform: one 400 GbE RDMA NIC per GPU (8 per node)",
+    },
+];
+
+/// The model-size presets of the parameters field.
+pub const MODEL_SIZES: [&str; 5] = ["1B", "7B", "13B", "70B", "405B"];
+
+/// The line-rate presets of the link field, Gb/s.
+pub const LINE_RATES: [u32; 7] = [10, 25, 50, 100, 200, 400, 800];

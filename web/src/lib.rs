@@ -1,0 +1,29 @@
+//! The estimator page: a Leptos client-side-rendered app over estimator-core.
+//!
+//! The modules other than [`app`] and [`browser`] are pure (no DOM): the form and its reading ([`form`]), the URL
+//! state ([`share`]), chart geometry ([`chart`]) and number formatting ([`format`]). [`app`] wires them to the DOM
+//! with Leptos signals; [`browser`] holds the few calls into the browser (URL, clipboard, performance marks).
+
+pub mod app;
+pub mod browser;
+pub mod chart;
+pub mod form;
+pub mod format;
+pub mod render;
+pub mod share;
+
+pub use app::App;
+
+/// Mounts the page into `#app` (or the body when there is none) and marks the first rendered estimate for the
+/// benchmark (`performance.mark("first-estimate")`).
+pub fn start() {
+    let target = web_sys::window().and_then(|w| w.document()).and_then(|d| d.get_element_by_id("app"));
+    match target {
+        Some(el) => {
+            el.set_inner_html("");
+            leptos::mount::mount_to(wasm_bindgen::JsCast::unchecked_into(el), App).forget();
+        }
+        None => leptos::mount::mount_to_body(App),
+    }
+    browser::mark("first-estimate");
+}

@@ -1,0 +1,5 @@
+//! Entry point of the page's wasm (Trunk builds this binary).
+
+fn main() {
+    web::start();
+}

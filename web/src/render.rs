@@ -1,0 +1,274 @@
+//! The result cards, recommendations and chart table as HTML, from the model's figures: pure functions, every
+//! interpolated text escaped. The page sets them as the inner HTML of their containers (`app.rs`), which keeps
+//! the wasm small: one formatting function per card instead of a typed view per element.
+
+use std::fmt::Write;
+
+use estimator_core::recommend::FabricChoice;
+use estimator_core::{ComputeInput, GradDtype, RecommendationKind, Scenario, Seconds, SweepPoint};
+
+use crate::app::SideResult;
+use crate::format;
+use crate::share::Side;
+
+/// Escapes text for HTML content and attribute values.
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// `BF16`.
+pub fn dtype_label(d: GradDtype) -> &'static str {
+    match d {
+        GradDtype::Fp32 => "FP32",
+        GradDtype::Bf16 => "BF16",
+        GradDtype::Fp16 => "FP16",
+        GradDtype::Fp8 => "FP8",
+    }
+}
+
+/// A line such as "7B BF16 · 2 nodes × 8 GPUs · 8 × 25 Gb/s RoCE".
+pub fn summary(s: &Scenario) -> String {
+    let i = s.input();
+    let nodes = if s.nodes() == 1 { "1 node".to_string() } else { format!("{} nodes", s.nodes()) };
+    let net = if s.adapters_per_node() == 0 {
+        "no network adapter".to_string()
+    } else {
+        format!("{} × {} Gb/s {}", s.adapters_per_node(), format::num(i.link_gbps, 3), i.fabric.label())
+    };
+    format!(
+        "{} {} · {nodes} × {} {} · {net}",
+        format::params(i.params),
+        dtype_label(i.dtype),
+        s.gpus_per_node(),
+        s.gpu().name
+    )
+}
+
+/// The line under the two cards: how A and B compare.
+pub fn verdict(a: &SideResult, b: &SideResult) -> String {
+    let (ta, tb) = (a.estimate.step.step_s.as_secs(), b.estimate.step.step_s.as_secs());
+    let (la, lb) = (a.lower.time_s.as_secs(), b.lower.time_s.as_secs());
+    let lower = if (la - lb).abs() <= 1e-9 * la.max(lb) {
+        "The lower bounds are equal.".to_string()
+    } else {
+        let (fast, slow, r) = if lb < la { ("B", "A", la / lb) } else { ("A", "B", lb / la) };
+        format!("Lower bound: {fast} moves the gradients {}× faster than {slow}.", format::num(r, 1))
+    };
+    let step = if (ta - tb).abs() <= 1e-9 * ta.max(tb) {
+        "The realistic steps are equal.".to_string()
+    } else {
+        let (fast, slow, d, base) = if tb < ta { ("B", "A", ta - tb, ta) } else { ("A", "B", tb - ta, tb) };
+        format!(
+            "Realistic: {fast}'s step is {} shorter than {slow}'s ({} of {slow}'s step).",
+            format::secs(Seconds::new(d)),
+            format::pct(d / base)
+        )
+    };
+    format!("{lower} {step}")
+}
+
+/// The body of one scenario's result card: lower bound with its arithmetic, the realistic estimate with its
+/// parts, and the model's warnings and notes. Ids: `{a,b}-lower-bound`, `-comm`, `-hidden`, `-exposed`,
+/// `-compute`, `-step`.
+pub fn result_card(side: Side, r: &SideResult) -> String {
+    let k = side.key();
+    let l = &r.lower;
+    let s = &r.scenario;
+    let i = s.input();
+    let e = &r.estimate.step;
+    let mut h = String::new();
+
+    let gb = format::gb(l.gradient_bytes);
+    let per = format::gb(l.bytes_per_participant);
+    let rate = format::num(l.link_gbyte_per_s.get(), 4);
+    let volume = if l.sync_volume_factor != 1.0 {
+        format!(" × {} (ZeRO-3/FSDP)", format::num(l.sync_volume_factor, 2))
+    } else {
+        String::new()
+    };
+    let _ = write!(
+        h,
+        r#"<div class="block lower"><p class="kicker">Lower bound</p><p class="big" id="{k}-lower-bound">{}</p><ol class="arith" aria-label="The arithmetic"><li>Gradients: {} × {} bytes ({}) = <b>{gb}</b></li><li>Through each participant's link: {} × {gb}{volume} = <b>{per}</b></li><li>One adapter: {} Gb/s = <b>{rate} GB/s</b></li><li>{per} ÷ {rate} GB/s = <b>{}</b></li></ol><p class="fine">One adapter per participant, ring factor {}, no latency, no overlap."#,
+        format::secs(l.time_s),
+        format::params(i.params),
+        format::num(i.dtype.bytes(), 0),
+        dtype_label(i.dtype),
+        format::num(l.ring_factor, 3),
+        format::num(i.link_gbps, 3),
+        format::secs(l.time_s),
+        format::num(l.ring_factor, 3),
+    );
+    if let Some(x) = r.exact_lower {
+        let _ = write!(
+            h,
+            " With {} ranks the exact ring factor 2(N−1)/N = {} gives {}.",
+            s.participants(),
+            format::num(x.ring_factor, 3),
+            format::secs(x.time_s)
+        );
+    }
+    h.push_str("</p></div>");
+
+    let bus = if s.participants() <= 1 {
+        "nothing to synchronise on one GPU".to_string()
+    } else {
+        format!(
+            "bus bandwidth {} GB/s, limited by {}; {} buckets × {} latency",
+            format::num(e.busbw_gbs.get(), 1),
+            e.bottleneck.describe(),
+            e.buckets,
+            format::secs(e.latency_per_collective_s)
+        )
+    };
+    let compute_how = match i.compute {
+        ComputeInput::Given { .. } => "as given".to_string(),
+        ComputeInput::Tokens { tokens_per_step, mfu } => format!(
+            "6 × {} × {} tokens ÷ ({} × {} TFLOP/s × {} MFU)",
+            format::params(i.params),
+            format::count(tokens_per_step),
+            s.participants(),
+            format::num(s.gpu().bf16_dense_tflops.get(), 0),
+            format::pct(mfu)
+        ),
+    };
+    let _ = write!(
+        h,
+        r#"<div class="block realistic"><p class="kicker">Realistic estimate</p><p class="big" id="{k}-realistic">{} <span class="unit">communication</span></p><dl class="figures"><dt>Communication</dt><dd id="{k}-comm">{}</dd><dd class="how">{}</dd><dt>Hidden behind compute</dt><dd id="{k}-hidden">{}</dd><dt>Exposed (adds to the step)</dt><dd id="{k}-exposed">{}</dd><dt>Compute</dt><dd id="{k}-compute">{}</dd><dd class="how">{}</dd></dl><p class="step">Step: <b id="{k}-step">{}</b> · scaling efficiency {}"#,
+        format::secs(e.comm_s),
+        format::secs(e.comm_s),
+        esc(&bus),
+        format::secs(e.hidden_comm_s),
+        format::secs(e.exposed_comm_s),
+        format::secs(e.compute_s),
+        esc(&compute_how),
+        format::secs(e.step_s),
+        format::pct(e.scaling_efficiency),
+    );
+    if let Some(t) = e.tokens_per_s {
+        let _ = write!(h, " · {} tokens/s", format::count(t));
+    }
+    h.push_str("</p></div>");
+
+    let messages: Vec<&String> = r.estimate.warnings.iter().chain(r.estimate.notes.iter()).collect();
+    if !messages.is_empty() {
+        h.push_str(r#"<ul class="messages">"#);
+        for m in messages {
+            let _ = write!(h, "<li>{}</li>", esc(m));
+        }
+        h.push_str("</ul>");
+    }
+    let _ = write!(h, r#"<p class="fine source">GPU figures: {}</p>"#, esc(s.gpu().source));
+    h
+}
+
+/// "8 × 50 Gb/s RoCE on 2 nodes: step 29.1 s, 3% exposed".
+pub fn fabric_line(f: &FabricChoice) -> String {
+    format!(
+        "{} × {} Gb/s {} on {} nodes: step {}, {} exposed",
+        f.adapters_per_node,
+        format::num(f.link_gbps, 0),
+        f.fabric.label(),
+        f.nodes,
+        format::secs(f.step_s),
+        format::pct(f.exposed_share)
+    )
+}
+
+/// The recommendation's headline.
+pub fn kind_text(k: RecommendationKind) -> &'static str {
+    match k {
+        RecommendationKind::SingleNode => "One node is enough",
+        RecommendationKind::MultiNode => "Needs several nodes",
+    }
+}
+
+/// The smallest-fabric sentence.
+pub fn min_fabric_text(r: &SideResult) -> String {
+    let rec = &r.estimate.recommendation;
+    let target = format::pct(rec.target_exposed_share);
+    match (&rec.min_fabric, rec.kind, r.scenario.nodes()) {
+        (Some(f), _, _) => {
+            format!("Smallest fabric keeping exposed communication under {target}: {}.", fabric_line(f))
+        }
+        (None, RecommendationKind::SingleNode, 1) => "One node: no fabric needed.".to_string(),
+        (None, _, _) => format!(
+            "No fabric on the 25–800 Gb/s ladder keeps exposed communication under {target} here; overlap more \
+             communication or do more compute per step (larger batches, gradient accumulation)."
+        ),
+    }
+}
+
+/// One scenario's recommendation card body. Ids: `{a,b}-rec-kind`, `-min-fabric`.
+pub fn recommendation_card(side: Side, r: &SideResult) -> String {
+    let k = side.key();
+    let rec = &r.estimate.recommendation;
+    let m = &r.estimate.memory;
+    let mut h = format!(
+        r#"<h3><span class="badge">{}</span><span id="{k}-rec-kind">{}</span></h3><ul class="reasons">"#,
+        side.label(),
+        kind_text(rec.kind)
+    );
+    for reason in &rec.reasons {
+        let _ = write!(h, "<li>{}</li>", esc(reason));
+    }
+    let _ = write!(
+        h,
+        r#"</ul><p class="memory">Memory: {} per GPU of {} as configured ({}).</p><p class="min-fabric" id="{k}-min-fabric">{}</p>"#,
+        format::gib(m.total_bytes_per_gpu),
+        format::gib(m.gpu_memory_bytes),
+        if m.fits { "fits" } else { "does not fit" },
+        esc(&min_fabric_text(r))
+    );
+    h
+}
+
+/// The compact recommendation of embed mode.
+pub fn recommendation_line(side: Side, r: &SideResult) -> String {
+    let rec = &r.estimate.recommendation;
+    let fabric = rec.min_fabric.as_ref().map(|f| format!(" Smallest fabric: {}.", fabric_line(f))).unwrap_or_default();
+    format!("{}: {}.{fabric}", side.label(), kind_text(rec.kind))
+}
+
+/// The nodes chart's data as table rows (nodes, A step, A efficiency, B step, B efficiency).
+pub fn nodes_table_rows(a: &[SweepPoint], b: &[SweepPoint]) -> String {
+    let mut h = String::new();
+    for (pa, pb) in a.iter().zip(b.iter()).filter(|(pa, pb)| pa.x == pb.x) {
+        let _ = write!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            format::num(pa.x, 0),
+            format::secs(pa.step_s),
+            format::pct(pa.scaling_efficiency),
+            format::secs(pb.step_s),
+            format::pct(pb.scaling_efficiency)
+        );
+    }
+    h
+}
+
+/// The bar chart's accessible description.
+pub fn bars_description(a: &SideResult, b: &SideResult) -> String {
+    let part = |side: Side, r: &SideResult| {
+        let e = &r.estimate.step;
+        format!(
+            "{}: step {}, compute {}, hidden communication {}, exposed communication {}.",
+            side.label(),
+            format::secs(e.step_s),
+            format::secs(e.compute_s),
+            format::secs(e.hidden_comm_s),
+            format::secs(e.exposed_comm_s)
+        )
+    };
+    format!("{} {}", part(Side::A, a), part(Side::B, b))
+}

@@ -1,0 +1,167 @@
+//! The page's state in its URL: `?a.link=25&b.nodes=4&embed=1`.
+//!
+//! Each scenario writes only the fields that differ from its first-load value, so the reference question has an
+//! empty query and a changed scenario a short one. Reading takes any query: unknown keys are skipped, a value that
+//! means nothing for a select is reported and the field keeps its default, and text fields keep what was written
+//! (the form shows its error), so a link restores exactly what its author saw.
+
+use crate::form::{FormField, ScenarioForm};
+
+/// Which scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// Scenario A (left).
+    A,
+    /// Scenario B (right).
+    B,
+}
+
+impl Side {
+    /// `a` or `b`: the URL prefix and id prefix.
+    pub fn key(self) -> &'static str {
+        match self {
+            Side::A => "a",
+            Side::B => "b",
+        }
+    }
+
+    /// `A` or `B`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Side::A => "A",
+            Side::B => "B",
+        }
+    }
+
+    /// The first-load form of this side.
+    pub fn default_form(self) -> ScenarioForm {
+        match self {
+            Side::A => ScenarioForm::page_a(),
+            Side::B => ScenarioForm::page_b(),
+        }
+    }
+}
+
+/// Everything a link holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PageState {
+    /// Scenario A.
+    pub a: ScenarioForm,
+    /// Scenario B.
+    pub b: ScenarioForm,
+    /// Compact layout for an iframe.
+    pub embed: bool,
+    /// The chart's y axis: step time or scaling efficiency.
+    pub chart: ChartAxis,
+}
+
+/// What the nodes chart plots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChartAxis {
+    /// Step time (log scale).
+    StepTime,
+    /// Scaling efficiency, compute / step.
+    Efficiency,
+}
+
+impl Default for PageState {
+    fn default() -> Self {
+        PageState { a: ScenarioForm::page_a(), b: ScenarioForm::page_b(), embed: false, chart: ChartAxis::StepTime }
+    }
+}
+
+/// Longest query read; a longer one is cut (a full state is under 1 kB).
+pub const MAX_QUERY: usize = 8192;
+
+impl PageState {
+    /// The query string (without `?`) for this state.
+    pub fn to_query(&self) -> String {
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        for (side, form) in [(Side::A, &self.a), (Side::B, &self.b)] {
+            let base = side.default_form();
+            for f in FormField::ALL {
+                let v = form.value(f);
+                if v != base.value(f) {
+                    pairs.push((format!("{}.{}", side.key(), f.key()), v));
+                }
+            }
+        }
+        if self.chart == ChartAxis::Efficiency {
+            pairs.push(("chart".to_string(), "efficiency".to_string()));
+        }
+        if self.embed {
+            pairs.push(("embed".to_string(), "1".to_string()));
+        }
+        pairs.iter().map(|(k, v)| format!("{}={}", encode(k), encode(v))).collect::<Vec<_>>().join("&")
+    }
+
+    /// Reads a query string (with or without `?`). Returns the state and a note for each value it could not use.
+    pub fn from_query(query: &str) -> (PageState, Vec<String>) {
+        let mut state = PageState::default();
+        let mut notes = Vec::new();
+        let query = query.strip_prefix('?').unwrap_or(query);
+        let query = match query.char_indices().nth(MAX_QUERY) {
+            Some((i, _)) => &query[..i],
+            None => query,
+        };
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let (k, v) = (decode(k), decode(v));
+            match k.as_str() {
+                "embed" => state.embed = matches!(v.as_str(), "1" | "true" | "yes" | ""),
+                "chart" => state.chart = if v == "efficiency" { ChartAxis::Efficiency } else { ChartAxis::StepTime },
+                _ => {
+                    let Some((side, field)) = k.split_once('.') else { continue };
+                    let form = match side {
+                        "a" => &mut state.a,
+                        "b" => &mut state.b,
+                        _ => continue,
+                    };
+                    let Some(f) = FormField::ALL.into_iter().find(|f| f.key() == field) else { continue };
+                    if let Err(e) = form.set(f, &v) {
+                        notes.push(format!("Link value {k}: {} (kept the default)", e.message));
+                    }
+                }
+            }
+        }
+        (state, notes)
+    }
+}
+
+fn encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn hex(b: u8) -> Option<u8> {
+    char::from(b).to_digit(16).and_then(|d| u8::try_from(d).ok())
+}
+
+fn decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' => match (b.get(i + 1).copied().and_then(hex), b.get(i + 2).copied().and_then(hex)) {
+                (Some(h), Some(l)) => {
+                    out.push(h * 16 + l);
+                    i += 3;
+                    continue;
+                }
+                _ => out.push(b'%'),
+            },
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}

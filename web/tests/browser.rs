@@ -1,0 +1,285 @@
+//! Component tests in headless Chromium (wasm-bindgen-test-runner drives chromedriver): the pure modules, and the
+//! page mounted into a real DOM, typed into and read back.
+//!
+//! Run: `cargo test -p web --target wasm32-unknown-unknown` (the runner is set in .cargo/config.toml).
+
+#![allow(missing_docs)]
+
+use estimator_core::Seconds;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web::chart::{self, SegmentKind};
+use web::form::{FormField, PRESETS, ScenarioForm};
+use web::format;
+use web::share::{ChartAxis, PageState};
+use web_sys::{Document, Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+// ---- pure modules -------------------------------------------------------------------------------------------
+
+#[wasm_bindgen_test]
+fn the_first_load_forms_are_valid_and_answer_the_reference_question() {
+    for (form, secs) in [(ScenarioForm::page_a(), 8.96), (ScenarioForm::page_b(), 0.56)] {
+        let s = form.to_scenario().expect("first-load form is valid");
+        let lb = estimator_core::reference_lower_bound(&s);
+        assert!((lb.gradient_bytes.get() - 14e9).abs() < 1.0);
+        assert!((lb.bytes_per_participant.get() - 28e9).abs() < 1.0);
+        assert!((lb.time_s.as_secs() - secs).abs() < 1e-9, "{:?}", lb.time_s);
+        assert_eq!(format::secs(lb.time_s), format!("{secs:.2} s"));
+    }
+}
+
+#[wasm_bindgen_test]
+fn bad_text_names_the_field_and_the_reason() {
+    let cases: [(FormField, &str, &str); 8] = [
+        (FormField::Params, "", "enter a value"),
+        (FormField::Params, "abc", "not a number"),
+        (FormField::Params, "-7B", "at least 0"),
+        (FormField::Params, "1e20", "at most 1e14"),
+        (FormField::Nodes, "2.5", "whole number"),
+        (FormField::Nodes, "0", "at least 1"),
+        (FormField::Link, "99999", "at most 3200 Gb/s"),
+        (FormField::Overlap, "150", "between 0 and 100"),
+    ];
+    for (field, text, expected) in cases {
+        let mut f = ScenarioForm::page_a();
+        f.set(field, text).expect("text fields take any text");
+        let errors = f.to_scenario().expect_err("must be rejected");
+        assert_eq!(errors[0].field, field, "{text}");
+        assert!(errors[0].message.contains(expected), "{text}: '{}'", errors[0].message);
+    }
+    let mut f = ScenarioForm::page_a();
+    f.set(FormField::Params, "x").expect("text");
+    f.set(FormField::Link, "y").expect("text");
+    let errors = f.to_scenario().expect_err("two bad fields");
+    assert_eq!(errors.len(), 2, "every unreadable field is reported");
+    f.set(FormField::Link, "100").expect("text");
+    f.set(FormField::Nodes, "0").expect("text");
+    let errors = f.to_scenario().expect_err("one unreadable, one out of range");
+    let fields: Vec<_> = errors.iter().map(|e| e.field).collect();
+    assert_eq!(fields, [FormField::Params, FormField::Nodes], "the model still checks the readable fields");
+    assert!(f.set(FormField::Fabric, "carrier-pigeon").is_err());
+    assert_eq!(f.fabric, ScenarioForm::page_a().fabric, "a refused select value keeps the old one");
+}
+
+#[wasm_bindgen_test]
+fn a_changed_state_round_trips_through_the_url() {
+    assert_eq!(PageState::default().to_query(), "", "the first load has an empty query");
+    let mut st = PageState::default();
+    st.a.set(FormField::Nodes, "4").expect("text");
+    st.b.set(FormField::Fabric, "roce").expect("fabric");
+    st.b.set(FormField::Params, "70B & more").expect("text");
+    st.b.apply(&PRESETS[4]);
+    st.chart = ChartAxis::Efficiency;
+    st.embed = true;
+    let q = st.to_query();
+    assert!(q.contains("a.nodes=4"), "{q}");
+    assert!(q.contains("embed=1"), "{q}");
+    let (back, notes) = PageState::from_query(&format!("?{q}"));
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(back, st);
+}
+
+#[wasm_bindgen_test]
+fn any_query_reads_without_panicking() {
+    for q in ["", "?", "&&&", "a.nodes", "a.=1", "%", "%zz=%", "a.fabric=%FF%FE", "b.gdr=maybe", "x.y.z=1"] {
+        let _ = PageState::from_query(q);
+    }
+    let (st, notes) = PageState::from_query("a.fabric=warp&a.link=100&b.dtype=int4&zzz=1");
+    assert_eq!(st.a.link_gbps, "100");
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(notes[0].contains("a.fabric"), "{notes:?}");
+    let long = "a.params=".to_string() + &"9".repeat(100_000);
+    let (st, _) = PageState::from_query(&long);
+    assert!(st.a.params.len() <= web::form::MAX_TEXT);
+}
+
+#[wasm_bindgen_test]
+fn bars_split_the_step_and_sum_to_it() {
+    let mut f = ScenarioForm::page_a();
+    f.set(FormField::Overlap, "50").expect("text");
+    f.set(FormField::Compute, "given").expect("mode");
+    f.set(FormField::ComputeMs, "5000").expect("text");
+    let s = f.to_scenario().expect("valid");
+    let e = estimator_core::estimate_step(&s);
+    let segs = chart::bar_segments(&e, e.step_s.as_secs(), 100.0);
+    let kinds: Vec<_> = segs.iter().map(|s| s.kind).collect();
+    assert_eq!(kinds, [SegmentKind::Compute, SegmentKind::Hidden, SegmentKind::Exposed]);
+    let total: f64 = segs.iter().map(|s| s.seconds).sum();
+    assert!((total - e.step_s.as_secs()).abs() < 1e-9);
+    assert!((segs.iter().map(|s| s.width).sum::<f64>() - 100.0).abs() < 1e-6);
+}
+
+#[wasm_bindgen_test]
+fn the_nodes_chart_puts_more_time_higher() {
+    let s = ScenarioForm::page_a().to_scenario().expect("valid");
+    let sweep = chart::node_sweep(&s);
+    assert_eq!(sweep.len(), chart::NODE_STEPS.len());
+    let c = chart::nodes_chart(&[(&sweep[..], 2)], ChartAxis::StepTime);
+    let line = &c.lines[0];
+    assert!(line.path.starts_with('M'));
+    assert_eq!(line.points.iter().filter(|p| p.current).count(), 1);
+    // Step time falls with more nodes here (compute shrinks), so y (down the screen) grows.
+    for (w, p) in sweep.windows(2).zip(line.points.windows(2)) {
+        if w[1].step_s < w[0].step_s {
+            assert!(p[1].y >= p[0].y);
+        }
+    }
+    let e = chart::nodes_chart(&[(&sweep[..], 2)], ChartAxis::Efficiency);
+    assert!(e.lines[0].points.iter().all(|p| p.y >= chart::TOP - 1e-9 && p.y <= chart::HEIGHT - chart::BOTTOM + 1e-9));
+}
+
+#[wasm_bindgen_test]
+fn durations_read_the_way_the_issue_writes_them() {
+    assert_eq!(format::secs(Seconds::new(8.96)), "8.96 s");
+    assert_eq!(format::secs(Seconds::new(0.56)), "0.56 s");
+    assert_eq!(format::secs(Seconds::new(0.0863)), "86.3 ms");
+    assert_eq!(format::secs(Seconds::new(25e-6)), "25 µs");
+    assert_eq!(format::gb(estimator_core::Bytes::new(14e9)), "14 GB");
+    assert_eq!(format::num(3.125, 4), "3.125");
+    assert_eq!(format::secs(Seconds::new(250.0)), "250 s");
+    assert_eq!(format::secs(Seconds::new(3600.0)), "60 min");
+    assert_eq!(format::decade(100.0), "100 s");
+    assert_eq!(format::decade(0.01), "10 ms");
+}
+
+// ---- the mounted page ---------------------------------------------------------------------------------------
+
+fn document() -> Document {
+    web_sys::window().and_then(|w| w.document()).expect("a document")
+}
+
+thread_local! {
+    static ROOT: std::cell::RefCell<Option<Element>> = const { std::cell::RefCell::new(None) };
+}
+
+/// An element of the mounted page by id (looked up inside the page's root, not the whole test document).
+fn by_id(id: &str) -> Element {
+    let root = ROOT.with(|r| r.borrow().clone()).expect("a page is mounted");
+    root.query_selector(&format!("#{id}")).ok().flatten().unwrap_or_else(|| panic!("#{id} is on the page"))
+}
+
+fn text(id: &str) -> String {
+    by_id(id).text_content().unwrap_or_default()
+}
+
+fn dispatch(el: &Element, kind: &str) {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let ev = web_sys::Event::new_with_event_init_dict(kind, &init).expect("event");
+    el.dispatch_event(&ev).expect("dispatch");
+}
+
+async fn type_into(id: &str, value: &str) {
+    let input: HtmlInputElement = by_id(id).dyn_into().expect("an input");
+    input.set_value(value);
+    dispatch(&input, "input");
+    leptos::task::tick().await;
+}
+
+async fn choose(id: &str, value: &str) {
+    let select: HtmlSelectElement = by_id(id).dyn_into().expect("a select");
+    select.set_value(value);
+    dispatch(&select, "change");
+    leptos::task::tick().await;
+}
+
+async fn click(id: &str) {
+    let el: HtmlElement = by_id(id).dyn_into().expect("an element");
+    el.click();
+    leptos::task::tick().await;
+}
+
+/// Mounts the page into a fresh div. The query is cleared first: the page reads its state from the URL and writes
+/// it back, and the tests share one document.
+fn mount(query: &str) -> (leptos::mount::UnmountHandle<impl leptos::prelude::Mountable>, Element) {
+    web::browser::replace_query(query);
+    let div = document().create_element("div").expect("div");
+    document().body().expect("body").append_child(&div).expect("append");
+    let handle = leptos::mount::mount_to(div.clone().unchecked_into(), web::App);
+    ROOT.with(|r| *r.borrow_mut() = Some(div.clone()));
+    (handle, div)
+}
+
+async fn first_load_shows_the_reference_answer_with_its_arithmetic() {
+    let (_h, root) = mount("");
+    leptos::task::tick().await;
+    assert_eq!(text("a-lower-bound"), "8.96 s");
+    assert_eq!(text("b-lower-bound"), "0.56 s");
+    let all = root.text_content().unwrap_or_default();
+    for part in ["14 GB", "28 GB", "3.125 GB/s", "50 GB/s", "ring factor 2"] {
+        assert!(all.contains(part), "the arithmetic shows '{part}'");
+    }
+    assert!(!text("a-compute").is_empty());
+    assert!(by_id("bar-chart").query_selector_all("rect").expect("rects").length() >= 2, "a bar per scenario");
+    assert!(by_id("nodes-chart").query_selector_all("path").expect("paths").length() == 2);
+    root.remove();
+}
+
+async fn typing_recomputes_and_bad_input_keeps_the_last_result() {
+    let (_h, root) = mount("");
+    type_into("a-link", "400").await;
+    assert_eq!(text("a-lower-bound"), "0.56 s", "A at 400 Gb/s equals B");
+    assert!(web::browser::query().contains("a.link=400"), "the URL follows the inputs");
+
+    type_into("a-params", "abc").await;
+    assert!(text("a-params-error").contains("not a number"), "{}", text("a-params-error"));
+    assert_eq!(by_id("a-params").get_attribute("aria-invalid").as_deref(), Some("true"));
+    assert_eq!(text("a-lower-bound"), "0.56 s", "the last valid result stays");
+
+    type_into("a-params", "70B").await;
+    assert_eq!(text("a-params-error"), "");
+    assert_eq!(text("a-lower-bound"), "5.60 s", "70B at 400 Gb/s: 280 GB / 50 GB/s");
+    root.remove();
+}
+
+async fn copy_swap_and_presets_move_whole_scenarios() {
+    let (_h, root) = mount("");
+    click("swap").await;
+    assert_eq!(text("a-lower-bound"), "0.56 s");
+    assert_eq!(text("b-lower-bound"), "8.96 s");
+    click("copy-a-to-b").await;
+    assert_eq!(text("b-lower-bound"), "0.56 s");
+    assert_eq!(text("a-step"), text("b-step"));
+    choose("a-preset", "a100-25g").await;
+    let a: HtmlInputElement = by_id("a-link").dyn_into().expect("input");
+    assert_eq!(a.value(), "25");
+    assert!(text("a-title").contains("TCP"), "{}", text("a-title"));
+    root.remove();
+}
+
+async fn a_link_restores_its_scenario_and_embed_drops_the_chrome() {
+    let (_h, root) = mount("a.nodes=4&b.params=70B");
+    leptos::task::tick().await;
+    let nodes: HtmlInputElement = by_id("a-nodes").dyn_into().expect("input");
+    assert_eq!(nodes.value(), "4");
+    assert_eq!(text("b-lower-bound"), "5.60 s", "70B at 400 Gb/s: 280 GB / 50 GB/s");
+    let link: HtmlInputElement = by_id("share-link").dyn_into().expect("input");
+    assert!(link.value().contains("a.nodes=4"), "{}", link.value());
+    root.remove();
+    drop(_h);
+
+    let (_h, root) = mount("embed=1");
+    leptos::task::tick().await;
+    let html = document().document_element().expect("<html>");
+    assert!(html.class_list().contains("embed"), "embed mode marks <html> for its CSS");
+    let share = by_id("share-link").closest(".full-only").expect("closest");
+    assert!(share.is_some(), "the share section is a full-page section, hidden in embed mode");
+    assert_eq!(text("a-lower-bound"), "8.96 s");
+    root.remove();
+    drop(_h);
+    let (_h, root) = mount("");
+    assert!(!document().document_element().expect("<html>").class_list().contains("embed"));
+    root.remove();
+}
+
+/// The page tests share one document and the URL, so they run one after the other in a single test (async
+/// wasm-bindgen tests interleave at every await).
+#[wasm_bindgen_test]
+async fn the_mounted_page() {
+    first_load_shows_the_reference_answer_with_its_arithmetic().await;
+    typing_recomputes_and_bad_input_keeps_the_last_result().await;
+    copy_swap_and_presets_move_whole_scenarios().await;
+    a_link_restores_its_scenario_and_embed_drops_the_chrome().await;
+}
