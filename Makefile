@@ -1,12 +1,28 @@
 # The two commands of this project:
-#   make estimate   the main job (until the page lands): the reference question in the terminal
-#   make test       every check CI runs
-# Extra: make bench (criterion benchmarks), make calibration (print the calibration table).
+#   make serve      the main job: installs what is missing, builds the page and serves it on http://127.0.0.1:8080
+#   make test       every check CI runs, the browser tests included
+# Extra: make dist (build the page into dist/), make estimate (the reference question in the terminal),
+# make bench (criterion benchmarks of the model), make bench-page (the page's load and recompute times in
+# Chromium), make page-size (first-load transfer), make calibration (print the calibration table).
 
 CARGO ?= cargo
 ARGS ?=
 
-.PHONY: estimate test setup fmt-check clippy unit wasm doc bench calibration
+# wasm-opt from npm's binaryen (scripts/setup.sh web) and cargo-installed tools come first.
+export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+# Trunk: no update check, no downloads (a missing or wrong tool fails the build instead), crates fetched by setup.
+export TRUNK_SKIP_VERSION_CHECK := true
+export TRUNK_OFFLINE := true
+TRUNK := trunk --config trunk.toml
+
+.PHONY: serve dist estimate test setup setup-web setup-browser fmt-check clippy unit wasm doc web-test e2e \
+	page-size bench bench-page calibration
+
+serve: setup-web
+	$(TRUNK) serve --release
+
+dist: setup-web
+	$(TRUNK) build --release
 
 estimate: setup
 	$(CARGO) build --release -q -p probe-cli
@@ -14,28 +30,51 @@ estimate: setup
 	./target/release/probe-cli estimate step --params 7B --dtype bf16 --nodes 2 --gpus-per-node 8 --gpu h100-sxm \
 		--adapters 8 --link-gbps 25 --fabric roce --vs-link-gbps 400 --vs-fabric ib --ring-factor 2 $(ARGS)
 
-test: setup fmt-check clippy unit wasm doc
+test: setup-browser fmt-check clippy unit wasm doc web-test e2e page-size
 
 setup:
 	@./scripts/setup.sh
 
+setup-web:
+	@./scripts/setup.sh web
+
+setup-browser:
+	@./scripts/setup.sh web browser
+
 fmt-check:
 	$(CARGO) fmt --all -- --check
 
+# The page builds for wasm32 only, so it is linted (and tested) for that target.
 clippy:
-	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --exclude web --all-targets -- -D warnings
+	$(CARGO) clippy -p web --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 unit:
-	$(CARGO) test --workspace
+	$(CARGO) test --workspace --exclude web
 
 wasm:
 	$(CARGO) build -p estimator-core --target wasm32-unknown-unknown
 
 doc:
-	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --no-deps
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --exclude web --no-deps
+	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -p web --target wasm32-unknown-unknown --no-deps
+
+# Component tests in headless Chromium (wasm-bindgen-test-runner, set as the wasm32 runner in .cargo/config.toml).
+web-test:
+	$(CARGO) test -p web --target wasm32-unknown-unknown
+
+# The Trunk-built page end to end through chromedriver; screenshots land in target/page-screenshots/.
+e2e: dist
+	$(CARGO) test -p tests --test page -- --ignored --nocapture
+
+page-size: dist
+	./scripts/page-size.sh dist
 
 bench:
 	$(CARGO) bench -p estimator-core --bench estimate
+
+bench-page: dist
+	$(CARGO) run --release -q -p tests --bin page-bench
 
 calibration:
 	$(CARGO) test -p tests --test calibration calibration_set_is_reproduced -- --nocapture

@@ -1,17 +1,90 @@
 #!/usr/bin/env bash
-# Installs what building and testing this workspace needs, skipping what is already there.
+# Installs what building and testing this workspace needs, skipping what is already there at the right version.
 # Safe to run again: every step checks first.
+#
+#   scripts/setup.sh            Rust components and the wasm32 target (native build, tests, clippy)
+#   scripts/setup.sh web        + trunk, wasm-bindgen-cli and wasm-opt (binaryen) for the page
+#   scripts/setup.sh browser    + Chromium and ChromeDriver for the browser tests
+#
+# Versions are pinned (../shared/TOOLCHAIN.md): wasm-bindgen-cli must equal the wasm-bindgen the page links
+# (web/Cargo.toml, "=0.2.130"); trunk 0.22 needs a newer rustc; Debian's binaryen 108 builds a blank page, so
+# wasm-opt comes from npm's binaryen 132 into .tools/ (the Makefile puts .tools/node_modules/.bin first on PATH).
 set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14
+WASM_BINDGEN_VERSION=0.2.130
+BINARYEN_VERSION=132
+
+say() { echo "setup: $*" >&2; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null 2>&1; then sudo "$@"; else
+        say "need root for: $* (run it yourself, then again)"; exit 1
+    fi
+}
+
+apt_install() {
+    say "apt-get install $*"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
+}
 
 need_rustup_component() {
     rustup component list --installed 2>/dev/null | grep -q "^$1" || rustup component add "$1"
 }
 
-if ! command -v cargo >/dev/null 2>&1; then
-    echo "setup: cargo not found; install Rust with rustup first (https://rustup.rs)" >&2
-    exit 1
-fi
+# cargo install NAME at VERSION unless COMMAND --version already prints it.
+need_cargo_tool() {
+    local name=$1 version=$2 command=$3 locked=$4
+    if "$command" --version 2>/dev/null | grep -qF "$version"; then return; fi
+    say "cargo install $name $version (a few minutes on 2 cores)"
+    # shellcheck disable=SC2086
+    cargo install $locked "$name" --version "$version"
+}
 
-need_rustup_component rustfmt
-need_rustup_component clippy
-rustup target list --installed | grep -q '^wasm32-unknown-unknown$' || rustup target add wasm32-unknown-unknown
+base() {
+    if ! command -v cargo >/dev/null 2>&1; then
+        say "cargo not found; install Rust with rustup first (https://rustup.rs)"
+        exit 1
+    fi
+    need_rustup_component rustfmt
+    need_rustup_component clippy
+    rustup target list --installed | grep -q '^wasm32-unknown-unknown$' || rustup target add wasm32-unknown-unknown
+}
+
+web() {
+    need_cargo_tool trunk "$TRUNK_VERSION" trunk --locked
+    # Not --locked: the CLI's lock file wants a crate version the registry here lacks (TOOLCHAIN.md).
+    need_cargo_tool wasm-bindgen-cli "$WASM_BINDGEN_VERSION" wasm-bindgen ""
+    if ! .tools/node_modules/.bin/wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
+        command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+        say "npm install binaryen@$BINARYEN_VERSION.0.0 into .tools/"
+        npm install --prefix .tools --no-audit --no-fund --silent "binaryen@$BINARYEN_VERSION.0.0"
+    fi
+    # Trunk builds offline (TRUNK_OFFLINE in the Makefile): fetch the crates first.
+    cargo fetch --quiet
+}
+
+browser() {
+    if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+        apt_install chromium chromium-driver
+    fi
+    # ChromeDriver drives only its own major version of Chromium.
+    local c d
+    c=$(chromium --version | grep -oE '[0-9]+' | head -1)
+    d=$(chromedriver --version | grep -oE '[0-9]+' | head -1)
+    if [ "$c" != "$d" ]; then
+        say "chromium $c and chromedriver $d differ; reinstalling both"
+        apt_install --reinstall chromium chromium-driver
+    fi
+}
+
+base
+for part in "$@"; do
+    case "$part" in
+        web) web ;;
+        browser) browser ;;
+        *) say "unknown part '$part' (web, browser)"; exit 2 ;;
+    esac
+done

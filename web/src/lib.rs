@@ -1,7 +1,7 @@
 //! The estimator page: a Leptos client-side-rendered app over estimator-core.
 //!
-//! The modules other than [`app`] and [`browser`] are pure (no DOM): the form and its reading ([`form`]), the URL
-//! state ([`share`]), chart geometry ([`chart`]) and number formatting ([`format`]). [`app`] wires them to the DOM
+//! The modules other than [`app`] and [`browser`] are pure (no DOM): the form and its reading ([`form`]), the result cards as HTML ([`render`]), the URL
+//! state ([`share`]), chart geometry ([`chart`]) and number formatting ([`mod@format`]). [`app`] wires them to the DOM
 //! with Leptos signals; [`browser`] holds the few calls into the browser (URL, clipboard, performance marks).
 
 pub mod app;
