@@ -106,6 +106,10 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     assert_eq!(value_of(c, "a-nodes").await?, "4");
     assert_eq!(text_of(c, "a-step").await?, a_step, "the link gives the same estimate");
 
+    c.find(Locator::Id("copy-link")).await.map_err(|e| e.to_string())?.click().await.map_err(|e| e.to_string())?;
+    let status = wait_text(c, "share-status", |t| !t.is_empty()).await?;
+    assert!(status.contains("link"), "the copy button reports what happened: {status}");
+
     // 6. Embed mode: no page chrome, the answer still there; the embed code points at it.
     let snippet = value_of(c, "embed-code").await?;
     assert!(snippet.starts_with("<iframe") && snippet.contains("embed=1"), "{snippet}");

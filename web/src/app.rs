@@ -157,14 +157,14 @@ fn ResultCard(st: SideState) -> impl IntoView {
     let side = st.side;
     let k = side.key();
     let r = st.result;
-    let stale = move || st.errors.with(|e| e.is_empty());
+    let valid = move || st.errors.with(|e| e.is_empty());
     view! {
         <article class=format!("card result side-{k}") aria-labelledby=format!("{k}-title")>
             <h3 id=format!("{k}-title")>
                 <span class="badge">{side.label()}</span>
                 {move || r.with(|r| render::summary(&r.scenario))}
             </h3>
-            <p class="stale" role="status" hidden=stale>
+            <p class="stale" role="status" hidden=valid>
                 "Showing the last valid inputs: fix the field marked below."
             </p>
             <div inner_html=move || r.with(|r| render::result_card(side, r))></div>
