@@ -4,7 +4,7 @@
 #
 #   scripts/setup.sh            Rust components and the wasm32 target (native build, tests, clippy)
 #   scripts/setup.sh web        + trunk, wasm-bindgen-cli and wasm-opt (binaryen) for the page
-#   scripts/setup.sh browser    + Chromium and ChromeDriver for the browser tests
+#   scripts/setup.sh browser    + Chromium, ChromeDriver and axe-core (npm) for the browser tests
 #
 # Versions are pinned (../shared/TOOLCHAIN.md): wasm-bindgen-cli must equal the wasm-bindgen the page links
 # (web/Cargo.toml, "=0.2.130"); trunk 0.22 needs a newer rustc; Debian's binaryen 108 builds a blank page, so
@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
 TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
 BINARYEN_VERSION=132
+AXE_VERSION=4.14.1
 
 say() { echo "setup: $*" >&2; }
 
@@ -77,6 +78,12 @@ browser() {
     if [ "$c" != "$d" ]; then
         say "chromium $c and chromedriver $d differ; reinstalling both"
         apt_install --reinstall chromium chromium-driver
+    fi
+    # axe-core: the accessibility rules the end-to-end test runs on the page.
+    if ! grep -qs "\"version\": \"$AXE_VERSION\"" .tools/node_modules/axe-core/package.json; then
+        command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+        say "npm install axe-core@$AXE_VERSION into .tools/"
+        npm install --prefix .tools --no-audit --no-fund --silent "axe-core@$AXE_VERSION"
     fi
 }
 

@@ -193,3 +193,40 @@ pub async fn value_of(c: &Client, id: &str) -> Result<String, String> {
     let el = c.find(Locator::Id(id)).await.map_err(|e| format!("#{id}: {e}"))?;
     Ok(el.prop("value").await.map_err(|e| format!("#{id}: {e}"))?.unwrap_or_default())
 }
+
+/// axe-core, the accessibility rules engine: `$AXE_JS`, else `.tools/node_modules/axe-core/axe.min.js`
+/// (`scripts/setup.sh browser` installs it from npm).
+pub fn axe_source() -> Result<String, String> {
+    let path = std::env::var_os("AXE_JS").map(PathBuf::from).unwrap_or_else(|| {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../.tools/node_modules/axe-core/axe.min.js")
+    });
+    std::fs::read_to_string(&path).map_err(|e| format!("{}: {e} (run scripts/setup.sh browser)", path.display()))
+}
+
+/// Runs axe-core's WCAG 2.1 A and AA rules on the current page; returns one line per violation (and one if axe
+/// checked almost nothing).
+pub async fn accessibility_violations(c: &Client, axe: &str) -> Result<Vec<String>, String> {
+    c.execute(&format!("{axe}\nreturn typeof axe;"), vec![]).await.map_err(|e| format!("loading axe: {e}"))?;
+    let found = c
+        .execute_async(
+            r"const done = arguments[arguments.length - 1];
+              axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] })
+                .then(r => done({ passes: r.passes.length, violations: r.violations.map(v => v.impact + ' ' +
+                    v.id + ': ' + v.help + ' (' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', ') +
+                    ')') }))
+                .catch(e => done({ passes: 0, violations: ['axe failed: ' + e] }));",
+            vec![],
+        )
+        .await
+        .map_err(|e| format!("running axe: {e}"))?;
+    let passes = found["passes"].as_u64().unwrap_or(0);
+    let mut violations: Vec<String> = found["violations"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+        .unwrap_or_default();
+    // A run that checked nothing is a failure too, not a clean page.
+    if passes < 10 {
+        violations.push(format!("axe passed only {passes} rules: it did not check the page"));
+    }
+    Ok(violations)
+}

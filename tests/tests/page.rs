@@ -8,7 +8,9 @@
 use std::path::PathBuf;
 
 use fantoccini::{Client, Locator};
-use tests::browser::{Driver, StaticServer, dist_dir, text_of, type_into, value_of, wait_text};
+use tests::browser::{
+    Driver, StaticServer, accessibility_violations, axe_source, dist_dir, text_of, type_into, value_of, wait_text,
+};
 
 fn screenshots() -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("target").join("page-screenshots");
@@ -57,6 +59,8 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     )
     .await?;
     assert_eq!(foreign, serde_json::json!([]), "the page requests nothing from another origin");
+    let violations = accessibility_violations(c, &axe_source()?).await?;
+    assert!(violations.is_empty(), "axe-core (WCAG 2.1 A/AA) finds: {violations:#?}");
     fit_height(c, 1280).await?;
     let shot = save_screenshot(c, "default.png").await?;
     println!("screenshot of the default view: {}", shot.display());
@@ -142,6 +146,8 @@ async fn dark(c: &Client, server: &StaticServer) -> Result<(), String> {
     assert_eq!(dark, true, "the session prefers dark");
     let bg = js(c, "return getComputedStyle(document.body).backgroundColor;").await?;
     assert_eq!(bg, "rgb(15, 20, 27)", "the dark scheme applies");
+    let violations = accessibility_violations(c, &axe_source()?).await?;
+    assert!(violations.is_empty(), "axe-core (WCAG 2.1 A/AA), dark scheme, finds: {violations:#?}");
     fit_height(c, 1280).await?;
     save_screenshot(c, "dark.png").await?;
     Ok(())
