@@ -73,8 +73,8 @@ browser() {
     fi
     # ChromeDriver drives only its own major version of Chromium.
     local c d
-    c=$(chromium --version | grep -oE '[0-9]+' | head -1)
-    d=$(chromedriver --version | grep -oE '[0-9]+' | head -1)
+    c=$(chromium --version 2>/dev/null | grep -oE '[0-9]+' | head -1)
+    d=$(chromedriver --version 2>/dev/null | grep -oE '[0-9]+' | head -1)
     if [ "$c" != "$d" ]; then
         say "chromium $c and chromedriver $d differ; reinstalling both"
         apt_install --reinstall chromium chromium-driver
