@@ -197,9 +197,9 @@ pub async fn value_of(c: &Client, id: &str) -> Result<String, String> {
 /// axe-core, the accessibility rules engine: `$AXE_JS`, else `.tools/node_modules/axe-core/axe.min.js`
 /// (`scripts/setup.sh browser` installs it from npm).
 pub fn axe_source() -> Result<String, String> {
-    let path = std::env::var_os("AXE_JS").map(PathBuf::from).unwrap_or_else(|| {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../.tools/node_modules/axe-core/axe.min.js")
-    });
+    let path = std::env::var_os("AXE_JS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.tools/node_modules/axe-core/axe.min.js"));
     std::fs::read_to_string(&path).map_err(|e| format!("{}: {e} (run scripts/setup.sh browser)", path.display()))
 }
 

@@ -239,6 +239,8 @@ async fn copy_swap_and_presets_move_whole_scenarios() {
     click("swap").await;
     assert_eq!(text("a-lower-bound"), "0.56 s");
     assert_eq!(text("b-lower-bound"), "8.96 s");
+    let fabric: HtmlSelectElement = by_id("a-fabric").dyn_into().expect("select");
+    assert_eq!(fabric.value(), "infiniband", "the selects follow a swapped scenario");
     click("copy-a-to-b").await;
     assert_eq!(text("b-lower-bound"), "0.56 s");
     assert_eq!(text("a-step"), text("b-step"));
@@ -246,6 +248,12 @@ async fn copy_swap_and_presets_move_whole_scenarios() {
     let a: HtmlInputElement = by_id("a-link").dyn_into().expect("input");
     assert_eq!(a.value(), "25");
     assert!(text("a-title").contains("TCP"), "{}", text("a-title"));
+    let gdr: HtmlInputElement = by_id("a-gdr").dyn_into().expect("checkbox");
+    assert!(!gdr.checked(), "the 25 GbE preset has no GPUDirect RDMA");
+    click("reset").await;
+    assert_eq!(text("a-lower-bound"), "8.96 s");
+    assert_eq!(text("b-lower-bound"), "0.56 s");
+    assert_eq!(web::browser::query(), "", "the first-load view has a bare URL");
     root.remove();
 }
 
