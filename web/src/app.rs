@@ -12,7 +12,7 @@ use crate::browser;
 use crate::chart::{self, SegmentKind};
 use crate::form::{ComputeMode, FieldError, FormField, LINE_RATES, MODEL_SIZES, PRESETS, ScenarioForm, fabric_key};
 use crate::render::{self, dtype_label};
-use crate::share::{ChartAxis, PageState, Side};
+use crate::share::{self, ChartAxis, PageState, Side};
 
 /// Everything the page shows for one scenario, computed once per change.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,8 +85,7 @@ pub fn App() -> impl IntoView {
         Memo::new(move |_| PageState { a: a.form.get(), b: b.form.get(), embed: false, chart: axis.get() }.to_query());
     Effect::new(move |_| {
         let q = query.get();
-        let q = if embed { if q.is_empty() { "embed=1".to_string() } else { format!("{q}&embed=1") } } else { q };
-        browser::replace_query(&q);
+        browser::replace_query(&if embed { share::with_embed(&q) } else { q });
     });
 
     // One tree for both layouts: embed mode (for an iframe) hides the page chrome and the full-page sections with
@@ -227,7 +226,7 @@ fn NodesChart(a: Memo<SideResult>, b: Memo<SideResult>, axis: RwSignal<ChartAxis
                 {radio("chart-efficiency", ChartAxis::Efficiency, "scaling efficiency")}
             </div>
             <svg viewBox=format!("0 0 {} {}", chart::WIDTH, chart::HEIGHT) role="img" id="nodes-chart"
-                aria-label="Chart of the table below" inner_html=plot></svg>
+                aria-label="Step time or scaling efficiency of A and B against the number of nodes; the same data is in the table below" inner_html=plot></svg>
             <ul class="legend">
                 <li><span class="swatch line-a"></span>"A"</li>
                 <li><span class="swatch line-b"></span>"B"</li>
@@ -484,10 +483,7 @@ fn field_view(st: SideState, spec: &'static Spec) -> AnyView {
 #[component]
 fn Share(query: Memo<String>) -> impl IntoView {
     let link = move || browser::url_for(&query.get());
-    let embed_url = move || {
-        let q = query.get();
-        browser::url_for(&if q.is_empty() { "embed=1".to_string() } else { format!("{q}&embed=1") })
-    };
+    let embed_url = move || browser::url_for(&share::with_embed(&query.get()));
     let snippet = move || {
         format!(
             "<iframe src=\"{}\" title=\"RDMA step-time estimate\" width=\"100%\" height=\"640\" loading=\"lazy\"></iframe>",

@@ -140,6 +140,11 @@ fn encode(s: &str) -> String {
     out
 }
 
+/// A query with `embed=1` added: the iframe form of a link.
+pub fn with_embed(query: &str) -> String {
+    if query.is_empty() { "embed=1".to_string() } else { format!("{query}&embed=1") }
+}
+
 fn hex(b: u8) -> Option<u8> {
     char::from(b).to_digit(16).and_then(|d| u8::try_from(d).ok())
 }
