@@ -26,6 +26,18 @@ impl Fabric {
     /// All classes, in the order a user interface lists them.
     pub const ALL: [Fabric; 5] = [Fabric::Infiniband, Fabric::Roce, Fabric::Efa, Fabric::Rdma, Fabric::Tcp];
 
+    /// The lower-case name, as JSON writes it (`infiniband`, `roce`, `efa`, `rdma`, `tcp`); [`Fabric::parse`]
+    /// reads it back.
+    pub fn name(self) -> &'static str {
+        match self {
+            Fabric::Infiniband => "infiniband",
+            Fabric::Roce => "roce",
+            Fabric::Efa => "efa",
+            Fabric::Rdma => "rdma",
+            Fabric::Tcp => "tcp",
+        }
+    }
+
     /// A short human label.
     pub fn label(self) -> &'static str {
         match self {
@@ -151,6 +163,14 @@ pub fn no_gdr_adapter_cap(pcie_gen: u8) -> GbytePerSec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_are_the_json_names_and_parse_back() {
+        for f in Fabric::ALL {
+            assert_eq!(Fabric::parse(f.name()), Some(f));
+            assert_eq!(serde_json::to_value(f).expect("ser"), serde_json::json!(f.name()));
+        }
+    }
 
     #[test]
     fn names_users_type() {

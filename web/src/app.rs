@@ -10,7 +10,7 @@ use leptos::prelude::*;
 
 use crate::browser;
 use crate::chart::{self, SegmentKind};
-use crate::form::{ComputeMode, FieldError, FormField, LINE_RATES, MODEL_SIZES, PRESETS, ScenarioForm, fabric_key};
+use crate::form::{ComputeMode, FieldError, FormField, LINE_RATES, MODEL_SIZES, PRESETS, ScenarioForm};
 use crate::render::{self, dtype_label};
 use crate::share::{self, ChartAxis, PageState, Side};
 
@@ -353,7 +353,7 @@ const FIELDS: [Spec; 15] = [
     text(FormField::Adapters, "Adapters per node", "", None),
     text(FormField::Link, "Line rate per adapter", "Gb/s", Some("line-rates")),
     select(FormField::Fabric, "Fabric", || {
-        Fabric::ALL.iter().map(|f| (fabric_key(*f).to_string(), f.label().to_string())).collect()
+        Fabric::ALL.iter().map(|f| (f.name().to_string(), f.label().to_string())).collect()
     }),
     Spec { field: FormField::Gdr, label: "GPUDirect RDMA", kind: Kind::Check, only: None },
     text(FormField::Overlap, "Communication overlapped with compute", "%", None),

@@ -240,7 +240,7 @@ impl ScenarioForm {
         match f {
             FormField::Dtype => self.dtype.name().to_string(),
             FormField::Sync => self.sync.name().to_string(),
-            FormField::Fabric => fabric_key(self.fabric).to_string(),
+            FormField::Fabric => self.fabric.name().to_string(),
             FormField::Gdr => if self.gdr { "1" } else { "0" }.to_string(),
             FormField::Compute => match self.compute_mode {
                 ComputeMode::Tokens => "tokens",
@@ -379,17 +379,6 @@ impl ScenarioForm {
         self.link_gbps = format::num(p.link_gbps, 3);
         self.fabric = p.fabric;
         self.gdr = p.gdr;
-    }
-}
-
-/// The URL and select value of a fabric (the model's serde name).
-pub fn fabric_key(f: Fabric) -> &'static str {
-    match f {
-        Fabric::Infiniband => "infiniband",
-        Fabric::Roce => "roce",
-        Fabric::Efa => "efa",
-        Fabric::Rdma => "rdma",
-        Fabric::Tcp => "tcp",
     }
 }
 
