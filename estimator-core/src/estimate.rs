@@ -6,7 +6,7 @@ use crate::catalog::IntraNodeLink;
 use crate::memory::{MemoryFit, memory_fit};
 use crate::recommend::{Recommendation, recommend_with};
 use crate::scenario::Scenario;
-use crate::step::{StepEstimate, estimate_step};
+use crate::step::{LowerBound, StepEstimate, estimate_step, reference_lower_bound};
 
 /// Which GPU the estimate used.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -28,6 +28,9 @@ pub struct Estimate {
     /// The step.
     #[serde(flatten)]
     pub step: StepEstimate,
+    /// The reference lower bound with its arithmetic: ring factor 2 (unless overridden), one adapter
+    /// ([`reference_lower_bound`]); `lower_bound_s` above uses the exact 2(N-1)/N.
+    pub reference_lower_bound: LowerBound,
     /// Memory fit.
     pub memory: MemoryFit,
     /// Single-node or multi-node, and the fabric.
@@ -67,6 +70,7 @@ pub fn estimate(s: &Scenario) -> Estimate {
         ));
     }
     Estimate {
+        reference_lower_bound: reference_lower_bound(s),
         step,
         memory,
         recommendation,

@@ -20,6 +20,8 @@ pub struct Comparison {
     pub step_delta_s: f64,
     /// B's lower bound over A's.
     pub lower_bound_ratio_b_over_a: f64,
+    /// B's reference lower bound (ring factor 2) over A's.
+    pub reference_lower_bound_ratio_b_over_a: f64,
 }
 
 fn ratio(b: Seconds, a: Seconds) -> f64 {
@@ -34,14 +36,18 @@ fn ratio(b: Seconds, a: Seconds) -> f64 {
 
 /// Compares two scenarios.
 pub fn compare(a: &Scenario, b: &Scenario) -> Comparison {
-    let ea = estimate(a);
-    let eb = estimate(b);
+    compare_estimates(estimate(a), estimate(b))
+}
+
+/// Compares two estimates already made.
+pub fn compare_estimates(a: Estimate, b: Estimate) -> Comparison {
     Comparison {
-        step_ratio_b_over_a: ratio(eb.step.step_s, ea.step.step_s),
-        step_delta_s: eb.step.step_s.as_secs() - ea.step.step_s.as_secs(),
-        lower_bound_ratio_b_over_a: ratio(eb.step.lower_bound_s, ea.step.lower_bound_s),
-        a: ea,
-        b: eb,
+        step_ratio_b_over_a: ratio(b.step.step_s, a.step.step_s),
+        step_delta_s: b.step.step_s.as_secs() - a.step.step_s.as_secs(),
+        lower_bound_ratio_b_over_a: ratio(b.step.lower_bound_s, a.step.lower_bound_s),
+        reference_lower_bound_ratio_b_over_a: ratio(b.reference_lower_bound.time_s, a.reference_lower_bound.time_s),
+        a,
+        b,
     }
 }
 
@@ -116,6 +122,7 @@ mod tests {
         let c = compare(&a, &b);
         assert!(c.step_ratio_b_over_a < 1.0);
         assert!((c.lower_bound_ratio_b_over_a - 25.0 / 400.0).abs() < 1e-12);
+        assert!((c.reference_lower_bound_ratio_b_over_a - 25.0 / 400.0).abs() < 1e-12);
     }
 
     #[test]

@@ -2,10 +2,7 @@
 //! and the controls that share it.
 
 use estimator_core::catalog::GPUS;
-use estimator_core::{
-    Estimate, Fabric, GradDtype, LowerBound, Scenario, SweepPoint, SyncStrategy, estimate, lower_bound,
-    reference_lower_bound,
-};
+use estimator_core::{Estimate, Fabric, GradDtype, Scenario, SweepPoint, SyncStrategy, compare_estimates, estimate};
 use leptos::prelude::*;
 
 use crate::browser;
@@ -19,12 +16,8 @@ use crate::share::{self, ChartAxis, PageState, Side};
 pub struct SideResult {
     /// The scenario.
     pub scenario: Scenario,
-    /// Step, memory, recommendation.
+    /// Step, reference lower bound, memory, recommendation.
     pub estimate: Estimate,
-    /// The reference lower bound (ring factor 2).
-    pub lower: LowerBound,
-    /// The same with the exact ring factor 2(N-1)/N, when it differs.
-    pub exact_lower: Option<LowerBound>,
     /// Step time against nodes.
     pub sweep: Vec<SweepPoint>,
 }
@@ -32,11 +25,7 @@ pub struct SideResult {
 impl SideResult {
     /// Computes everything for a scenario.
     pub fn new(s: &Scenario) -> SideResult {
-        let lower = reference_lower_bound(s);
-        let n = s.participants();
-        let exact_lower = (s.input().ring_factor.is_none() && n > 1)
-            .then(|| lower_bound(s, estimator_core::collective::nccl_busbw_factor(n)));
-        SideResult { scenario: s.clone(), estimate: estimate(s), lower, exact_lower, sweep: chart::node_sweep(s) }
+        SideResult { scenario: s.clone(), estimate: estimate(s), sweep: chart::node_sweep(s) }
     }
 }
 
@@ -138,7 +127,10 @@ fn Notes(notes: Vec<String>) -> impl IntoView {
 
 #[component]
 fn Answer(a: SideState, b: SideState, embed: bool) -> impl IntoView {
-    let verdict = move || a.result.with(|ra| b.result.with(|rb| render::verdict(ra, rb)));
+    let verdict = move || {
+        let c = compare_estimates(a.result.with(|r| r.estimate.clone()), b.result.with(|r| r.estimate.clone()));
+        render::verdict(&c)
+    };
     view! {
         <section class="answer" aria-labelledby="answer-title">
             <h2 id="answer-title" class:visually-hidden=embed>"Time per optimizer step"</h2>

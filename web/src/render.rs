@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use estimator_core::recommend::FabricChoice;
-use estimator_core::{ComputeInput, GradDtype, RecommendationKind, Scenario, Seconds, SweepPoint};
+use estimator_core::{Comparison, ComputeInput, GradDtype, RecommendationKind, Scenario, Seconds, SweepPoint};
 
 use crate::app::SideResult;
 use crate::format;
@@ -56,23 +56,25 @@ pub fn summary(s: &Scenario) -> String {
 }
 
 /// The line under the two cards: how A and B compare.
-pub fn verdict(a: &SideResult, b: &SideResult) -> String {
-    let (ta, tb) = (a.estimate.step.step_s.as_secs(), b.estimate.step.step_s.as_secs());
-    let (la, lb) = (a.lower.time_s.as_secs(), b.lower.time_s.as_secs());
-    let lower = if (la - lb).abs() <= 1e-9 * la.max(lb) {
+pub fn verdict(c: &Comparison) -> String {
+    let equal = |r: f64| (r - 1.0).abs() <= 1e-9;
+    let lr = c.reference_lower_bound_ratio_b_over_a;
+    let lower = if equal(lr) {
         "The lower bounds are equal.".to_string()
     } else {
-        let (fast, slow, r) = if lb < la { ("B", "A", la / lb) } else { ("A", "B", lb / la) };
+        let (fast, slow, r) = if lr < 1.0 { ("B", "A", 1.0 / lr) } else { ("A", "B", lr) };
         format!("Lower bound: {fast} moves the gradients {}× faster than {slow}.", format::num(r, 1))
     };
-    let step = if (ta - tb).abs() <= 1e-9 * ta.max(tb) {
+    let step = if equal(c.step_ratio_b_over_a) {
         "The realistic steps are equal.".to_string()
     } else {
-        let (fast, slow, d, base) = if tb < ta { ("B", "A", ta - tb, ta) } else { ("A", "B", tb - ta, tb) };
+        let (fast, slow, slower) =
+            if c.step_delta_s < 0.0 { ("B", "A", &c.a.step.step_s) } else { ("A", "B", &c.b.step.step_s) };
+        let d = c.step_delta_s.abs();
         format!(
             "Realistic: {fast}'s step is {} shorter than {slow}'s ({} of {slow}'s step).",
             format::secs(Seconds::new(d)),
-            format::pct(d / base)
+            format::pct(d / slower.as_secs())
         )
     };
     format!("{lower} {step}")
@@ -83,7 +85,7 @@ pub fn verdict(a: &SideResult, b: &SideResult) -> String {
 /// `-compute`, `-step`.
 pub fn result_card(side: Side, r: &SideResult) -> String {
     let k = side.key();
-    let l = &r.lower;
+    let l = &r.estimate.reference_lower_bound;
     let s = &r.scenario;
     let i = s.input();
     let e = &r.estimate.step;
@@ -109,13 +111,14 @@ pub fn result_card(side: Side, r: &SideResult) -> String {
         format::secs(l.time_s),
         format::num(l.ring_factor, 3),
     );
-    if let Some(x) = r.exact_lower {
+    if i.ring_factor.is_none() && s.participants() > 1 {
+        // The step's own lower bound uses the exact ring factor for its ranks.
         let _ = write!(
             h,
             " With {} ranks the exact ring factor 2(N−1)/N = {} gives {}.",
             s.participants(),
-            format::num(x.ring_factor, 3),
-            format::secs(x.time_s)
+            format::num(e.ring_factor, 3),
+            format::secs(e.lower_bound_s)
         );
     }
     h.push_str("</p></div>");
