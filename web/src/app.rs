@@ -170,7 +170,13 @@ fn BarChart(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
     view! {
         <figure class="chart bars">
             <figcaption>"One step, split into compute and communication"</figcaption>
-            <svg viewBox="0 0 640 96" role="img" aria-label=described id="bar-chart" inner_html=bars></svg>
+            <svg
+                viewBox=format!("0 0 {} {}", chart::BAR_WIDTH, chart::BAR_HEIGHT)
+                role="img"
+                aria-label=described
+                id="bar-chart"
+                inner_html=bars
+            ></svg>
             <ul class="legend">
                 {[SegmentKind::Compute, SegmentKind::Hidden, SegmentKind::Exposed]
                     .into_iter()

@@ -6,6 +6,7 @@ use std::fmt::Write;
 use estimator_core::{Scenario, StepEstimate, SweepPoint, sweep_nodes};
 
 use crate::format;
+use crate::render::esc;
 use crate::share::ChartAxis;
 
 /// What a part of a step bar is.
@@ -224,17 +225,14 @@ pub fn nodes_chart(sweeps: &[(&[SweepPoint], u32)], axis: ChartAxis) -> LineChar
     LineChart { x_ticks, y_ticks, lines }
 }
 
-/// Escapes text for SVG markup.
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
 /// Width of the bar chart's box.
 pub const BAR_WIDTH: f64 = 640.0;
+/// Height of the bar chart's box (two bars).
+pub const BAR_HEIGHT: f64 = 96.0;
 const BAR_LABEL: f64 = 28.0;
 const BAR_SPAN: f64 = 520.0;
 
-/// The markup inside the bar chart's `<svg viewBox="0 0 640 96">`: one stacked bar per scenario, on one time
+/// The markup inside the bar chart's `<svg viewBox="0 0 BAR_WIDTH BAR_HEIGHT">`: one stacked bar per scenario, on one time
 /// scale (the longer step spans the bar area), each labelled with its step time.
 pub fn bars_svg(rows: &[(&str, &StepEstimate)]) -> String {
     let scale = rows.iter().map(|(_, e)| e.step_s.as_secs()).fold(0.0, f64::max);
