@@ -1,4 +1,4 @@
-//! The few browser calls the page makes: its URL, the clipboard and performance marks. Each one fails softly
+//! The few browser calls the page makes: its URL, the clipboard, a performance mark and the embed class. Each one fails softly
 //! (returns `None` or `false`) where the browser refuses, so no call here can take the page down.
 
 use wasm_bindgen::{JsCast, JsValue};
@@ -28,7 +28,7 @@ pub fn url_for(query: &str) -> String {
 /// Replaces the URL's query in place (no reload, no new history entry).
 pub fn replace_query(query: &str) {
     let Some(w) = window() else { return };
-    let Some(loc) = Some(w.location()) else { return };
+    let loc = w.location();
     let path = loc.pathname().unwrap_or_default();
     let hash = loc.hash().unwrap_or_default();
     let url = if query.is_empty() { format!("{path}{hash}") } else { format!("{path}?{query}{hash}") };
