@@ -23,6 +23,7 @@ pub mod fabric;
 pub mod memory;
 pub mod quantity;
 pub mod recommend;
+pub mod report;
 pub mod scenario;
 pub mod step;
 pub mod sweep;
@@ -34,6 +35,7 @@ pub use estimate::{Estimate, estimate};
 pub use fabric::Fabric;
 pub use memory::MemoryFit;
 pub use recommend::{Recommendation, RecommendationKind};
+pub use report::{Report, ReportError, ReportHead, Summary};
 pub use scenario::{
     Algorithm, ComputeInput, Field, GradDtype, Reason, Scenario, ScenarioError, ScenarioInput, SyncStrategy,
 };
