@@ -2,7 +2,8 @@
 # Installs what building and testing this workspace needs, skipping what is already there at the right version.
 # Safe to run again: every step checks first.
 #
-#   scripts/setup.sh            Rust components and the wasm32 target (native build, tests, clippy)
+#   scripts/setup.sh            Rust components, the wasm32 target and the rdma-core/libclang headers that
+#                               probe-cli's rdma-sys build needs (native build, tests, clippy)
 #   scripts/setup.sh web        + trunk, wasm-bindgen-cli and wasm-opt (binaryen) for the page
 #   scripts/setup.sh browser    + Chromium, ChromeDriver and axe-core (npm) for the browser tests
 #
@@ -52,6 +53,13 @@ base() {
     need_rustup_component rustfmt
     need_rustup_component clippy
     rustup target list --installed | grep -q '^wasm32-unknown-unknown$' || rustup target add wasm32-unknown-unknown
+    # probe-cli builds rdma-sys (bindgen over rdma-core's headers: libclang, pkg-config); the binary itself loads
+    # libibverbs and NVML at run time, so none of these is needed where it runs.
+    local missing=()
+    for p in libibverbs-dev librdmacm-dev libclang-dev clang pkg-config; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
 }
 
 web() {

@@ -13,16 +13,57 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// Top-level commands.
+/// Top-level commands. (Parsed once at start-up, so the size of the largest variant does not matter.)
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Run the step-time model in the terminal.
     #[command(subcommand)]
     Estimate(EstimateCommand),
+    /// Read this node's GPUs, RDMA adapters, network, GPUDirect RDMA and GPU-NIC affinity (unprivileged, read-only).
+    #[command(after_help = "Examples:\n  probe-cli report\n  probe-cli report --json > node.json\n  \
+                            probe-cli report --root ./captured-node --json")]
+    Report(ReportArgs),
+    /// Capture exactly the files `report` reads (and NVML's and libibverbs' answers) as a .tar.gz for a bug report.
+    #[command(after_help = "Example:\n  probe-cli gather --output node.tar.gz\n  \
+                            mkdir node && tar -xzf node.tar.gz -C node && probe-cli report --root node")]
+    Gather(GatherArgs),
+    /// Print the JSON Schema of the report that `report --json` writes.
+    Schema,
+}
+
+/// `probe-cli report`
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Print the JSON document (the input of the page and of `estimate step --report`) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Read a captured tree (from `gather`, or a copy of /sys and /proc) instead of this machine.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<std::path::PathBuf>,
+    /// Keep hostnames, GUIDs, MAC and IP addresses, serial numbers and UUIDs (redacted by default).
+    #[arg(long)]
+    pub include_identifiers: bool,
+}
+
+/// `probe-cli gather`
+#[derive(Debug, Args)]
+pub struct GatherArgs {
+    /// Where to write the archive.
+    #[arg(long, short, value_name = "FILE", default_value = "node.tar.gz")]
+    pub output: std::path::PathBuf,
+    /// Capture from a tree instead of this machine.
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<std::path::PathBuf>,
+    /// Keep identifiers in the captured files (by default hostnames, GUIDs, GIDs, MACs, UUIDs and serials are
+    /// zeroed or replaced, keeping their format).
+    #[arg(long)]
+    pub include_identifiers: bool,
 }
 
 /// `probe-cli estimate ...`
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)]
 pub enum EstimateCommand {
     /// Estimate one training step: gradient sync, compute, overlap, memory fit and a single- vs multi-node answer.
     #[command(after_help = "Example:\n  probe-cli estimate step --params 7B --dtype bf16 --nodes 2 --gpus-per-node 8 \
@@ -145,6 +186,10 @@ pub struct StepArgs {
     /// Compare with the same job with this many adapters per node (scenario B).
     #[arg(long, allow_negative_numbers = true, value_name = "N")]
     pub vs_adapters: Option<i64>,
+    /// Take the hardware (GPU, GPUs per node, adapters, line rate, fabric, GPUDirect RDMA) from a
+    /// `probe-cli report --json` file instead of the hardware flags.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["gpu", "gpus_per_node", "adapters", "link_gbps", "fabric", "no_gdr"])]
+    pub report: Option<std::path::PathBuf>,
 }
 
 /// `probe-cli estimate allreduce`

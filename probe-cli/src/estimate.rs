@@ -49,8 +49,8 @@ fn apply_cluster(input: &mut ScenarioInput, c: &ClusterArgs, nodes: i64) -> Resu
     Ok(())
 }
 
-/// The scenario `estimate step` describes.
-pub fn step_scenario(a: &StepArgs) -> Result<Scenario, Failure> {
+/// The scenario `estimate step` describes, and with `--report` what it took from the report (one line each).
+pub fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>), Failure> {
     let mut input = ScenarioInput {
         params: a.params,
         dtype: a.dtype,
@@ -70,8 +70,24 @@ pub fn step_scenario(a: &StepArgs) -> Result<Scenario, Failure> {
             mfu: mfu.unwrap_or(estimator_core::scenario::DEFAULT_MFU),
         },
     };
-    apply_cluster(&mut input, &a.cluster, a.nodes)?;
-    Scenario::new(input).map_err(|e| usage(&e))
+    let taken = match &a.report {
+        None => {
+            apply_cluster(&mut input, &a.cluster, a.nodes)?;
+            Vec::new()
+        }
+        Some(path) => {
+            let (head, _) = crate::node::load_report(path)?;
+            let c = &a.cluster;
+            input.nodes = a.nodes;
+            input.intra_node = c.intra_node;
+            input.algorithm = c.algo;
+            input.link_efficiency = c.link_efficiency;
+            input.latency_us = c.latency_us;
+            head.summary.apply(&mut input)
+        }
+    };
+    let s = Scenario::new(input).map_err(|e| usage(&e))?;
+    Ok((s, taken))
 }
 
 /// `estimate step --json`: the estimate, flat, plus the inputs it used and any sweeps.
@@ -86,6 +102,9 @@ struct StepDocument<'a> {
     sweep_link_gbps: Option<Vec<SweepPoint>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     vs: Option<VsDocument<'a>>,
+    /// With `--report`: what the scenario took from the report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    from_report: Option<&'a [String]>,
 }
 
 /// Scenario B of `--vs-*` and how it compares with A.
@@ -126,14 +145,14 @@ fn vs_scenario(a: &StepArgs, s: &Scenario) -> Result<Option<Scenario>, Failure> 
     })
 }
 
-fn print_json(value: &impl Serialize) -> Result<(), Failure> {
+pub(crate) fn print_json(value: &impl Serialize) -> Result<(), Failure> {
     let mut text = serde_json::to_string_pretty(value).context("serialising JSON")?;
     text.push('\n');
     print_text(&text)
 }
 
 /// Writes to stdout. A reader that went away (`| head`) ends the output quietly, as in other Unix tools.
-fn print_text(text: &str) -> Result<(), Failure> {
+pub(crate) fn print_text(text: &str) -> Result<(), Failure> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
@@ -145,7 +164,7 @@ fn print_text(text: &str) -> Result<(), Failure> {
 
 /// Runs `estimate step`.
 pub fn step(a: &StepArgs) -> Result<(), Failure> {
-    let s = step_scenario(a)?;
+    let (s, taken) = step_scenario(a)?;
     let e = estimate(&s);
     let sweep_n = (!a.sweep_nodes.is_empty()).then(|| sweep_nodes(&s, &a.sweep_nodes)).transpose();
     let sweep_r = (!a.sweep_link_gbps.is_empty()).then(|| sweep_line_rate(&s, &a.sweep_link_gbps)).transpose();
@@ -167,9 +186,18 @@ pub fn step(a: &StepArgs) -> Result<(), Failure> {
             sweep_nodes: sweep_n,
             sweep_link_gbps: sweep_r,
             vs: vs_doc,
+            from_report: a.report.is_some().then_some(taken.as_slice()),
         });
     }
-    let mut t = step_text(&s, &e);
+    let mut t = String::new();
+    if let Some(path) = &a.report {
+        let _ = writeln!(t, "From {}:", path.display());
+        for line in &taken {
+            let _ = writeln!(t, "  {line}");
+        }
+        t.push('\n');
+    }
+    t.push_str(&step_text(&s, &e));
     if let (Some(b), Some(c)) = (&vs, &comparison) {
         t.push_str(&compare_text(&s, b, c));
     }

@@ -1,11 +1,16 @@
-//! probe-cli: the estimator in the terminal.
+//! probe-cli: the estimator in the terminal, and the probe of a rented node.
 //!
-//! `probe-cli estimate step` and `probe-cli estimate allreduce` run estimator-core's model on flags. Text output by
+//! `probe-cli report` reads the node's hardware into estimator-core's report; `probe-cli gather` captures what it
+//! read; `probe-cli schema` prints the report's JSON Schema. `probe-cli estimate step` and `probe-cli estimate
+//! allreduce` run estimator-core's model on flags (or on a report). Text output by
 //! default, one JSON document on stdout with `--json`, diagnostics on stderr. Exit codes: 0 ok, 1 error, 2 usage
 //! (bad flags or values the model rejects).
 
 mod cli;
 mod estimate;
+mod gather;
+mod node;
+mod report;
 
 use std::process::ExitCode;
 
@@ -39,6 +44,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Estimate(EstimateCommand::Step(args)) => estimate::step(&args),
         Command::Estimate(EstimateCommand::Allreduce(args)) => estimate::allreduce(&args),
         Command::Estimate(EstimateCommand::Catalog(args)) => estimate::catalog(&args),
+        Command::Report(args) => node::report(&args),
+        Command::Gather(args) => gather::gather(&args),
+        Command::Schema => node::schema(),
     }
 }
 

@@ -1,0 +1,157 @@
+//! GPUs from NVML (nvml-wrapper, which loads `libnvidia-ml.so.1` at run time), behind [`GpuLibrary`] so that a
+//! captured tree can stand in for the driver. Without NVML the GPUs still come from PCI (see `pci.rs`).
+
+use std::ffi::OsString;
+
+use serde::{Deserialize, Serialize};
+
+/// What NVML said about the node. `probe-cli gather` writes it to `/probe-cli/nvml.json` in the capture, so a
+/// captured tree carries the driver's view too.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NvmlFacts {
+    /// Driver version (`570.133.20`).
+    pub driver_version: Option<String>,
+    /// CUDA driver API version (`12.8`).
+    pub cuda_driver_version: Option<String>,
+    /// One entry per GPU, in NVML index order.
+    pub gpus: Vec<NvmlGpu>,
+    /// Calls that failed for one GPU or one field (the rest of the answer still counts).
+    #[serde(default)]
+    pub warnings: Vec<String>,
+}
+
+/// One GPU as NVML sees it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NvmlGpu {
+    /// NVML index.
+    pub index: u32,
+    /// `NVIDIA H100 80GB HBM3`.
+    pub name: Option<String>,
+    /// PCI address in sysfs form (`0000:1b:00.0`).
+    pub pci_bus_id: Option<String>,
+    /// Total memory, bytes.
+    pub memory_bytes: Option<u64>,
+    /// `9.0`.
+    pub compute_capability: Option<String>,
+    /// Active NVLink links.
+    pub nvlink_active_links: Option<u32>,
+    /// UUID.
+    pub uuid: Option<String>,
+    /// Serial number.
+    pub serial: Option<String>,
+}
+
+/// Where GPU facts come from: the live driver or a capture.
+pub trait GpuLibrary {
+    /// The facts, or why there are none (the library's own words).
+    fn query(&self) -> Result<NvmlFacts, String>;
+}
+
+/// NVML on this machine. `lib_path` overrides `libnvidia-ml.so.1` (the `PROBE_CLI_NVML_LIB` variable).
+pub struct LiveNvml {
+    /// The library to load instead of the default.
+    pub lib_path: Option<OsString>,
+}
+
+/// NVML's `00000000:1B:00.0` in sysfs form, `0000:1b:00.0`.
+pub fn sysfs_bus_id(nvml: &str) -> Option<String> {
+    let tail = nvml.get(nvml.len().checked_sub(12)?..)?.to_ascii_lowercase();
+    super::pci::is_address(&tail).then_some(tail)
+}
+
+impl GpuLibrary for LiveNvml {
+    fn query(&self) -> Result<NvmlFacts, String> {
+        use nvml_wrapper::Nvml;
+        let nvml = match &self.lib_path {
+            Some(p) => Nvml::builder().lib_path(p).init(),
+            None => Nvml::init(),
+        }
+        .map_err(|e| e.to_string())?;
+        let mut facts = NvmlFacts {
+            driver_version: nvml.sys_driver_version().ok(),
+            cuda_driver_version: nvml.sys_cuda_driver_version().ok().map(|v| {
+                format!("{}.{}", nvml_wrapper::cuda_driver_version_major(v), nvml_wrapper::cuda_driver_version_minor(v))
+            }),
+            ..Default::default()
+        };
+        let count = nvml.device_count().map_err(|e| format!("nvmlDeviceGetCount: {e}"))?;
+        for index in 0..count {
+            let d = match nvml.device_by_index(index) {
+                Ok(d) => d,
+                Err(e) => {
+                    facts.warnings.push(format!("GPU {index}: nvmlDeviceGetHandleByIndex: {e}"));
+                    continue;
+                }
+            };
+            let mut field = |what: &str, r: Result<String, nvml_wrapper::error::NvmlError>| match r {
+                Ok(v) => Some(v),
+                Err(nvml_wrapper::error::NvmlError::NotSupported) => None,
+                Err(e) => {
+                    facts.warnings.push(format!("GPU {index}: {what}: {e}"));
+                    None
+                }
+            };
+            let name = field("name", d.name());
+            let pci = field("PCI info", d.pci_info().map(|p| p.bus_id));
+            let memory = field("memory", d.memory_info().map(|m| m.total.to_string()));
+            let cc =
+                field("compute capability", d.cuda_compute_capability().map(|c| format!("{}.{}", c.major, c.minor)));
+            let uuid = field("UUID", d.uuid());
+            let serial = field("serial", d.serial());
+            // NVLink: iterate every possible link (NVML_NVLINK_MAX_LINKS = 18); past the last one NVML answers
+            // NotSupported or InvalidArg (research/nvml.md).
+            let active = (0..18u32).filter(|&l| d.link_wrapper_for(l).is_active().unwrap_or(false)).count();
+            facts.gpus.push(NvmlGpu {
+                index,
+                name,
+                pci_bus_id: pci.as_deref().and_then(sysfs_bus_id),
+                memory_bytes: memory.and_then(|m| m.parse().ok()),
+                compute_capability: cc,
+                nvlink_active_links: Some(u32::try_from(active).unwrap_or(0)),
+                uuid,
+                serial,
+            });
+        }
+        Ok(facts)
+    }
+}
+
+/// NVML facts from a capture (`/probe-cli/nvml.json` in the tree), or why there are none.
+pub struct CapturedNvml {
+    /// The file's text, if the capture has it.
+    pub text: Option<String>,
+}
+
+impl GpuLibrary for CapturedNvml {
+    fn query(&self) -> Result<NvmlFacts, String> {
+        let text = self.text.as_deref().ok_or_else(|| {
+            "not queried: a captured tree (--root) holds NVML's answer only when `probe-cli gather` wrote \
+             /probe-cli/nvml.json"
+                .to_string()
+        })?;
+        serde_json::from_str(text).map_err(|e| format!("/probe-cli/nvml.json is not NVML facts: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bus_ids_take_the_sysfs_form() {
+        assert_eq!(sysfs_bus_id("00000000:1B:00.0").as_deref(), Some("0000:1b:00.0"));
+        assert_eq!(sysfs_bus_id("0000:1b:00.0").as_deref(), Some("0000:1b:00.0"));
+        assert_eq!(sysfs_bus_id("1B:00.0"), None);
+        assert_eq!(sysfs_bus_id("é"), None);
+    }
+
+    #[test]
+    fn without_a_driver_nvml_says_why() {
+        let e = LiveNvml { lib_path: Some("/nonexistent/libnvidia-ml.so.1".into()) }.query().expect_err("an error");
+        assert!(e.contains("libnvidia-ml.so.1"), "{e}");
+        let e = CapturedNvml { text: None }.query().expect_err("an error");
+        assert!(e.contains("gather"), "{e}");
+        let e = CapturedNvml { text: Some("{".into()) }.query().expect_err("an error");
+        assert!(e.contains("not NVML facts"), "{e}");
+    }
+}

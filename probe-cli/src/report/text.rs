@@ -1,0 +1,130 @@
+//! The report for a person: a few lines in the spirit of `ibstat` plus `nvidia-smi topo -m`.
+
+use std::fmt::Write as _;
+
+use estimator_core::report::{Report, ReportFabric};
+
+fn gib(bytes: u64) -> String {
+    format!("{:.0} GiB", bytes as f64 / (1u64 << 30) as f64)
+}
+
+fn pcie(link: &estimator_core::report::PcieLink) -> String {
+    match (link.max_gen, link.max_width) {
+        (Some(g), Some(w)) => format!("PCIe {g} x{w}"),
+        _ => "PCIe ?".to_string(),
+    }
+}
+
+fn opt<T: std::fmt::Display>(v: &Option<T>) -> String {
+    v.as_ref().map_or_else(|| "?".to_string(), |v| v.to_string())
+}
+
+/// Renders the report as text.
+pub fn render(r: &Report) -> String {
+    let mut out = String::new();
+    let h = &r.host;
+    let _ = writeln!(
+        out,
+        "Host     {} | {} | {} CPUs, {} sockets, {} NUMA nodes | {} | {} | kernel {}",
+        opt(&h.hostname),
+        opt(&h.cpu_model),
+        opt(&h.cpus),
+        opt(&h.sockets),
+        opt(&h.numa_nodes),
+        h.memory_bytes.map_or_else(|| "? memory".to_string(), gib),
+        opt(&h.os),
+        opt(&h.kernel)
+    );
+    let nvml = if r.nvml.available {
+        format!("NVML, driver {}, CUDA {}", opt(&r.nvml.driver_version), opt(&r.nvml.cuda_driver_version))
+    } else {
+        format!("from PCI; NVML: {}", opt(&r.nvml.error))
+    };
+    let _ = writeln!(out, "GPUs     {} ({nvml})", r.gpus.len());
+    for g in &r.gpus {
+        let near = r.affinity.iter().find(|a| a.gpu == g.index).map_or(String::new(), |a| {
+            format!("  nearest {} {}{}", a.nic, a.class, if a.gdr_distance_ok { "" } else { " (too far for GDR)" })
+        });
+        let _ = writeln!(
+            out,
+            "  GPU{:<2} {} {}  NUMA {}  {}{}{}{}",
+            g.index,
+            g.pci_bus_id,
+            g.name.as_deref().unwrap_or("unknown model"),
+            opt(&g.numa_node),
+            pcie(&g.pcie),
+            g.memory_bytes.map_or(String::new(), |m| format!("  {}", gib(m))),
+            g.nvlink_active_links.filter(|n| *n > 0).map_or(String::new(), |n| format!("  NVLink x{n}")),
+            near
+        );
+    }
+    let verbs = if r.verbs.available {
+        let ok = r.verbs.devices.iter().filter(|d| d.memory_registration == "ok").count();
+        format!("libibverbs lists {}, memory registration ok on {ok}", r.verbs.devices.len())
+    } else {
+        format!("libibverbs: {}", opt(&r.verbs.error))
+    };
+    let _ = writeln!(out, "RDMA     {} adapters ({verbs})", r.rdma_adapters.len());
+    for a in &r.rdma_adapters {
+        for p in &a.ports {
+            let _ = writeln!(
+                out,
+                "  {} port {}  {} {}  {}  {}{}{}",
+                a.name,
+                p.port,
+                opt(&p.state),
+                opt(&p.phys_state),
+                opt(&p.link_layer),
+                p.rate_text.as_deref().unwrap_or("rate ?"),
+                p.netdev.as_deref().map_or(String::new(), |n| format!("  {n}")),
+                p.roce_v2_gid_index.map_or(String::new(), |i| format!("  RoCE v2 GID {i}"))
+            );
+        }
+    }
+    let nets: Vec<String> = r
+        .net_interfaces
+        .iter()
+        .filter(|n| n.pci_bus_id.is_some())
+        .map(|n| {
+            format!(
+                "{} {} {}",
+                n.name,
+                opt(&n.operstate),
+                n.speed_mbps.map_or_else(|| "?".to_string(), |s| format!("{} Gb/s", s as f64 / 1000.0))
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "Network  {}",
+        if nets.is_empty() { "no physical interface".to_string() } else { nets.join(", ") }
+    );
+    let _ = writeln!(out, "GDR      {}: {}", r.gdr.status.name(), r.gdr.reasons.join("; "));
+    let s = &r.summary;
+    let net = match s.fabric {
+        ReportFabric::Infiniband | ReportFabric::Roce => {
+            format!("{} x {} Gb/s {}", s.rdma_adapters, opt(&s.adapter_gbps), s.fabric.name())
+        }
+        ReportFabric::Ethernet => format!("ethernet, {} x {} Gb/s (no RDMA)", s.ethernet_ports, opt(&s.adapter_gbps)),
+        ReportFabric::None => "no network for a multi-node job".to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "Summary  {} x {} | {net} | GPUDirect RDMA {}",
+        s.gpus,
+        s.gpu_model.as_deref().unwrap_or("no GPU"),
+        s.gdr.name()
+    );
+    if !r.warnings.is_empty() {
+        let _ = writeln!(out, "Warnings {}", r.warnings.len());
+        for w in &r.warnings {
+            let _ = writeln!(out, "  {}: {}", w.source, w.message);
+        }
+    }
+    let _ = writeln!(
+        out,
+        "Next     probe-cli report --json > node.json, then load it into the page, or run\n         \
+         probe-cli estimate step --report node.json --params 70B"
+    );
+    out
+}
