@@ -332,7 +332,8 @@ pub static GPUS: &[GpuSpec] = &[
         ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         source: "NVIDIA L4 datasheet: 24 GB GDDR6, 242 TFLOP/s BF16 with sparsity (121 dense); busbw derived from \
                  PCIe Gen4 x16 24 GB/s x 0.58",
-        patterns: &["l4"],
+        // Not the bare fragment "l4": it is inside "L40", a different board (48 GB, 181 TFLOP/s).
+        patterns: &["l424gb"],
     },
     GpuSpec {
         key: "h100-pcie",
@@ -654,6 +655,9 @@ mod tests {
         check("NVIDIA GH200 480GB", "gh200");
         check("NVIDIA H200", "h200");
         check("NVIDIA L40S", "l40s");
+        // "L4" is a fragment of "L40": the L40 must not read as an L4.
+        assert!(matches!(lookup("NVIDIA L40"), Lookup::Unknown));
+        check("NVIDIA L4", "l4");
         check("NVIDIA L4", "l4");
         check("NVIDIA A10G", "a10g");
         check("NVIDIA GeForce RTX 4090", "rtx-4090");
