@@ -2,7 +2,8 @@
 #   make serve      the main job: installs what is missing, builds the page and serves it on http://127.0.0.1:8080
 #   make test       every check CI runs, the browser tests included
 # Extra: make dist (build the page into dist/), make estimate (the reference question in the terminal),
-# make bench (criterion benchmarks of the model), make bench-page (the page's load and recompute times in
+# make bench (criterion benchmarks of the model, and bench-report), make bench-report (probe-cli report on the
+# 8-GPU fixture, budget 50 ms), make bench-page (the page's load and recompute times in
 # Chromium), make page-size (first-load transfer), make calibration (print the calibration table).
 
 CARGO ?= cargo
@@ -16,7 +17,7 @@ export TRUNK_OFFLINE := true
 TRUNK := trunk --config trunk.toml
 
 .PHONY: serve dist estimate test setup setup-web setup-browser fmt-check clippy unit wasm doc web-test e2e \
-	page-size bench bench-page calibration
+	page-size bench bench-report bench-page calibration
 
 serve: setup-web
 	$(TRUNK) serve --release
@@ -72,6 +73,10 @@ page-size: dist
 
 bench:
 	$(CARGO) bench -p estimator-core --bench estimate
+	$(CARGO) bench -p probe-cli --bench report
+
+bench-report:
+	$(CARGO) bench -p probe-cli --bench report
 
 bench-page: dist
 	$(CARGO) run --release -q -p tests --bin page-bench

@@ -593,7 +593,7 @@ pub struct NetInterface {
     pub operstate: Option<String>,
     /// Speed in Mb/s (`null` when the kernel does not know or the link is down).
     pub speed_mbps: Option<u64>,
-    /// `ethernet`, `infiniband` (IPoIB), `loopback` or the ARPHRD number.
+    /// `ethernet`, `wireless`, `infiniband` (IPoIB), `loopback`, `arphrd-N` for another type, or `unknown`.
     pub kind: String,
     /// Driver name.
     pub driver: Option<String>,

@@ -79,6 +79,20 @@ pub fn gather(a: &GatherArgs) -> Result<(), Failure> {
                 let bytes = if a.include_identifiers { bytes.clone() } else { scrub(path, bytes) };
                 append(&mut builder, path, &bytes)?;
             }
+            Captured::Dir => {
+                let mut header = tar::Header::new_gnu();
+                header.set_entry_type(tar::EntryType::Directory);
+                header.set_size(0);
+                header.set_mode(0o755);
+                header.set_mtime(0);
+                let rel = path.strip_prefix("/").unwrap_or(path);
+                if rel.as_os_str().is_empty() {
+                    continue;
+                }
+                builder
+                    .append_data(&mut header, rel, std::io::empty())
+                    .with_context(|| format!("adding {}", path.display()))?;
+            }
             Captured::Link(target) => {
                 let mut header = tar::Header::new_gnu();
                 header.set_entry_type(tar::EntryType::Symlink);

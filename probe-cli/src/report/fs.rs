@@ -2,7 +2,7 @@
 //! special file, never reading without bound, never failing the report. Every problem becomes a [`Warning`], and
 //! every file and symbolic link read is recorded so that `probe-cli gather` can capture exactly those.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs;
 use std::io::Read as _;
 use std::path::{Component, Path, PathBuf};
@@ -31,6 +31,8 @@ pub enum Captured {
     File(Vec<u8>),
     /// A symbolic link and its target as written.
     Link(PathBuf),
+    /// A directory whose existence or listing the probe used.
+    Dir,
 }
 
 /// A tree to read, the warnings so far and the record of what was read.
@@ -41,12 +43,22 @@ pub struct Tree {
     pub warnings: Vec<Warning>,
     /// Every file and link read, by absolute path inside the tree (`/sys/class/net/eth0/speed`).
     pub captured: BTreeMap<PathBuf, Captured>,
+    /// Paths known to exist and not to be links, and links with their targets: each is looked at once (a sysfs
+    /// device path is walked for every file below it).
+    real: HashSet<PathBuf>,
+    links: HashMap<PathBuf, PathBuf>,
 }
 
 impl Tree {
     /// A tree rooted at `root` (`/` for the live system).
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        Tree { root: root.into(), warnings: Vec::new(), captured: BTreeMap::new() }
+        Tree {
+            root: root.into(),
+            warnings: Vec::new(),
+            captured: BTreeMap::new(),
+            real: HashSet::new(),
+            links: HashMap::new(),
+        }
     }
 
     /// The root as given.
@@ -56,7 +68,11 @@ impl Tree {
 
     /// Adds a warning about `source`.
     pub fn warn(&mut self, source: impl Into<String>, message: impl Into<String>) {
-        self.warnings.push(Warning { source: source.into(), message: message.into() });
+        let w = Warning { source: source.into(), message: message.into() };
+        // A link loop is met once per file read below it: say it once.
+        if !self.warnings.contains(&w) {
+            self.warnings.push(w);
+        }
     }
 
     fn host_path(&self, path: &Path) -> PathBuf {
@@ -66,24 +82,38 @@ impl Tree {
     /// Follows the symbolic links along `path` inside the tree (recording each one), and returns the resolved path
     /// inside the tree, or `None` when a component is missing, a link points outside the tree, or links loop.
     pub fn resolve(&mut self, path: &Path) -> Option<PathBuf> {
-        let mut pending: Vec<PathBuf> = Vec::new();
         let mut done = PathBuf::from("/");
         let mut rest: Vec<std::ffi::OsString> = components(path);
         rest.reverse();
         let mut links = 0;
         while let Some(part) = rest.pop() {
             let next = done.join(&part);
-            let host = self.host_path(&next);
-            let meta = fs::symlink_metadata(&host).ok()?;
-            if meta.file_type().is_symlink() {
+            if self.real.contains(&next) {
+                done = next;
+                continue;
+            }
+            let target = match self.links.get(&next) {
+                Some(t) => Some(t.clone()),
+                None => {
+                    let host = self.host_path(&next);
+                    let meta = fs::symlink_metadata(&host).ok()?;
+                    if meta.file_type().is_symlink() {
+                        let t = fs::read_link(&host).ok()?;
+                        self.captured.insert(next.clone(), Captured::Link(t.clone()));
+                        self.links.insert(next.clone(), t.clone());
+                        Some(t)
+                    } else {
+                        self.real.insert(next.clone());
+                        None
+                    }
+                }
+            };
+            if let Some(target) = target {
                 links += 1;
                 if links > MAX_LINKS {
                     self.warn(next.display().to_string(), "too many levels of symbolic links");
                     return None;
                 }
-                let target = fs::read_link(&host).ok()?;
-                self.captured.insert(next.clone(), Captured::Link(target.clone()));
-                pending.push(next);
                 let base = if target.is_absolute() { PathBuf::from("/") } else { done.clone() };
                 let mut joined = components(&base.join(&target));
                 done = PathBuf::from("/");
@@ -134,6 +164,10 @@ impl Tree {
         }
         self.captured.insert(real, Captured::File(bytes.clone()));
         match String::from_utf8(bytes) {
+            Ok(s) if s.chars().any(|c| c.is_control() && !c.is_whitespace()) => {
+                self.warn(shown, "not text (control characters)");
+                None
+            }
             Ok(s) => Some(s.trim().to_string()),
             Err(_) => {
                 self.warn(shown, "not text (invalid UTF-8)");
@@ -170,8 +204,25 @@ impl Tree {
         };
         match fs::read_dir(self.host_path(&real)) {
             Ok(entries) => {
-                let mut names: Vec<String> =
-                    entries.filter_map(|e| e.ok()).filter_map(|e| e.file_name().into_string().ok()).collect();
+                let mut names = Vec::new();
+                self.captured.entry(real.clone()).or_insert(Captured::Dir);
+                for e in entries.filter_map(|e| e.ok()) {
+                    let Ok(name) = e.file_name().into_string() else { continue };
+                    // What a listing shows must survive a capture: links with their targets, and directories.
+                    let child = real.join(&name);
+                    match e.file_type() {
+                        Ok(t) if t.is_symlink() => {
+                            if let Ok(target) = fs::read_link(e.path()) {
+                                self.captured.insert(child, Captured::Link(target));
+                            }
+                        }
+                        Ok(t) if t.is_dir() => {
+                            self.captured.entry(child).or_insert(Captured::Dir);
+                        }
+                        _ => {}
+                    }
+                    names.push(name);
+                }
                 names.sort_by_key(|n| natural(n));
                 names
             }
@@ -186,7 +237,11 @@ impl Tree {
     /// `/sys/devices/pci0000:17/.../0000:1b:00.0`), if it exists.
     pub fn real_path(&mut self, path: impl AsRef<Path>) -> Option<PathBuf> {
         let real = self.resolve(path.as_ref())?;
-        fs::symlink_metadata(self.host_path(&real)).ok().map(|_| real)
+        let meta = fs::symlink_metadata(self.host_path(&real)).ok()?;
+        if meta.is_dir() {
+            self.captured.entry(real.clone()).or_insert(Captured::Dir);
+        }
+        Some(real)
     }
 
     /// Whether a path exists in the tree (following links).

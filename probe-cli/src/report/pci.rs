@@ -246,6 +246,39 @@ mod tests {
     }
 
     #[test]
+    fn pci_names_resolve_to_the_right_catalog_entry() {
+        // Models the catalog has must resolve to themselves; the others (H800, L40, A10, MI250X) stay unknown
+        // and get generic figures rather than a wrong model's.
+        let expected = [
+            (0x2330, "h100-sxm"),
+            (0x2331, "h100-pcie"),
+            (0x2321, "h100-nvl"),
+            (0x2335, "h200"),
+            (0x2901, "b200"),
+            (0x20b0, "a100-sxm4-40gb"),
+            (0x20b2, "a100-sxm4-80gb"),
+            (0x20b5, "a100-pcie-80gb"),
+            (0x20f1, "a100-pcie-40gb"),
+            (0x26b9, "l40s"),
+            (0x27b8, "l4"),
+            (0x74a1, "mi300x"),
+            (0x1db4, "v100-pcie"),
+            (0x1db5, "v100-sxm2-32gb"),
+        ];
+        for (vendor, device, name) in GPU_NAMES {
+            let got = estimator_core::catalog::lookup(name);
+            match expected.iter().find(|(d, _)| d == device) {
+                Some((_, key)) => assert_eq!(got.spec().key, *key, "{vendor:x}:{device:x} {name}"),
+                None => assert!(
+                    matches!(got, estimator_core::catalog::Lookup::Unknown),
+                    "{name} resolved to {}",
+                    got.spec().key
+                ),
+            }
+        }
+    }
+
+    #[test]
     fn values_parse_as_the_kernel_writes_them() {
         assert_eq!(link_gen("16.0 GT/s PCIe"), Some(4));
         assert_eq!(link_gen("8 GT/s"), Some(3));
