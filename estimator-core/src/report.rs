@@ -53,6 +53,10 @@ impl ReportFabric {
         }
     }
 
+    /// All values, in the order the schema lists them.
+    pub const ALL: [ReportFabric; 4] =
+        [ReportFabric::Infiniband, ReportFabric::Roce, ReportFabric::Ethernet, ReportFabric::None];
+
     /// The estimator's fabric class for it; `None` when there is no network at all.
     pub fn to_fabric(self) -> Option<Fabric> {
         match self {
@@ -79,6 +83,9 @@ pub enum GdrSupport {
 }
 
 impl GdrSupport {
+    /// All values.
+    pub const ALL: [GdrSupport; 3] = [GdrSupport::Supported, GdrSupport::NotSupported, GdrSupport::Unknown];
+
     /// The JSON name.
     pub fn name(self) -> &'static str {
         match self {
@@ -190,12 +197,134 @@ pub fn check_version<'de, D: Deserializer<'de>>(d: D) -> Result<(), ReportError>
     }
 }
 
+/// One JSON value as a reader without serde sees it: the page reads the browser's `JSON.parse` result field by
+/// field with [`read_fields`], which keeps serde's deserializers (about 20 KB of gzipped wasm) out of the page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Scalar {
+    /// The key is absent.
+    Missing,
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number.
+    Number(f64),
+    /// A string.
+    Text(String),
+    /// An object (`{...}`).
+    Object,
+    /// An array (`[...]`).
+    Array,
+}
+
+impl Scalar {
+    fn kind(&self) -> &'static str {
+        match self {
+            Scalar::Missing => "nothing",
+            Scalar::Null => "null",
+            Scalar::Bool(_) => "a boolean",
+            Scalar::Number(_) => "a number",
+            Scalar::Text(_) => "a string",
+            Scalar::Object => "an object",
+            Scalar::Array => "an array",
+        }
+    }
+}
+
+/// Reads and checks a report's version and summary from its fields, the way [`check_version`] then [`read_head`]
+/// do through serde (a test holds the two to the same verdicts). `get` answers for a dotted path: `""` (the
+/// document), `"schema_version"`, `"summary"`, `"summary.fabric"`, ...
+pub fn read_fields(get: impl Fn(&str) -> Scalar) -> Result<Summary, ReportError> {
+    if get("") != Scalar::Object {
+        return Err(ReportError::new("report", "expected a JSON object (the output of `probe-cli report --json`)"));
+    }
+    match get("schema_version") {
+        Scalar::Missing => {
+            return Err(ReportError::new(
+                "schema_version",
+                "missing: this JSON is not a probe-cli report (run `probe-cli report --json > node.json`)",
+            ));
+        }
+        Scalar::Number(v) if v == f64::from(SCHEMA_VERSION) => {}
+        Scalar::Number(v) => {
+            return Err(ReportError::new(
+                "schema_version",
+                format!(
+                    "this report has schema version {v}, and this version of the estimator reads version \
+                     {SCHEMA_VERSION}; use the probe-cli release that matches the page"
+                ),
+            ));
+        }
+        _ => return Err(ReportError::new("schema_version", format!("must be the number {SCHEMA_VERSION}"))),
+    }
+    match get("summary") {
+        Scalar::Object => {}
+        Scalar::Missing => return Err(ReportError::new("report", "missing field `summary`")),
+        other => return Err(ReportError::new("summary", format!("expected an object, found {}", other.kind()))),
+    }
+    let key = |k: &str| format!("summary.{k}");
+    let wrong =
+        |k: &str, want: &str, got: &Scalar| ReportError::new(key(k), format!("expected {want}, found {}", got.kind()));
+    let name = |k: &str, names: &[&str]| -> Result<String, ReportError> {
+        match get(&key(k)) {
+            Scalar::Text(t) if names.contains(&t.as_str()) => Ok(t),
+            Scalar::Text(t) => Err(ReportError::new(
+                key(k),
+                format!("unknown variant `{t}`, expected one of `{}`", names.join("`, `")),
+            )),
+            Scalar::Missing => Err(ReportError::new(key(k), "missing")),
+            other => Err(wrong(k, "a string", &other)),
+        }
+    };
+    let count = |k: &str, default: Option<u32>| -> Result<u32, ReportError> {
+        match get(&key(k)) {
+            Scalar::Number(n) if n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&n) => Ok(n as u32),
+            Scalar::Number(n) => {
+                Err(ReportError::new(key(k), format!("invalid value: {n}, expected a whole number from 0")))
+            }
+            Scalar::Missing => default.ok_or_else(|| ReportError::new(key(k), "missing")),
+            other => Err(wrong(k, "a whole number", &other)),
+        }
+    };
+    let fabrics = ReportFabric::ALL.map(ReportFabric::name);
+    let fabric_name = name("fabric", &fabrics)?;
+    let fabric = ReportFabric::ALL.into_iter().find(|f| f.name() == fabric_name).unwrap_or(ReportFabric::None);
+    let rdma_adapters = count("rdma_adapters", None)?;
+    let adapter_gbps = match get(&key("adapter_gbps")) {
+        Scalar::Number(n) => Some(n),
+        Scalar::Missing | Scalar::Null => None,
+        other => return Err(wrong("adapter_gbps", "a number or null", &other)),
+    };
+    let ethernet_ports = count("ethernet_ports", Some(0))?;
+    let gpus = count("gpus", None)?;
+    let gpu_model = match get(&key("gpu_model")) {
+        Scalar::Text(t) => Some(t),
+        Scalar::Missing | Scalar::Null => None,
+        other => return Err(wrong("gpu_model", "a string or null", &other)),
+    };
+    let gdrs = GdrSupport::ALL.map(GdrSupport::name);
+    let gdr_name = name("gdr", &gdrs)?;
+    let gdr = GdrSupport::ALL.into_iter().find(|g| g.name() == gdr_name).unwrap_or(GdrSupport::Unknown);
+    let summary = Summary { fabric, rdma_adapters, adapter_gbps, ethernet_ports, gpus, gpu_model, gdr };
+    summary.validate()?;
+    Ok(summary)
+}
+
 /// Deserializes and checks `schema_version` and `summary`; unknown keys and the other sections are ignored.
 /// Errors name the JSON path of the bad field.
 pub fn read_head<'de, D: Deserializer<'de>>(d: D) -> Result<ReportHead, ReportError> {
     let head: ReportHead = serde_path_to_error::deserialize(d).map_err(|e| {
         let path = e.path().to_string();
-        ReportError::new(if path == "." { "report".to_string() } else { path }, e.inner())
+        let message = e.inner().to_string();
+        // serde names a missing field in its message and the object in the path: name the field itself.
+        let missing = message.strip_prefix("missing field `").and_then(|m| m.split('`').next());
+        let field = match (path.as_str(), missing) {
+            (".", Some("summary")) | (".", None) => "report".to_string(),
+            (".", Some(m)) => m.to_string(),
+            (p, Some(m)) => format!("{p}.{m}"),
+            (p, None) => p.to_string(),
+        };
+        ReportError::new(field, message)
     })?;
     head.summary.validate()?;
     Ok(head)
@@ -753,6 +882,83 @@ mod tests {
             assert!(e.reason.contains(words), "{json}: {e}");
         }
         assert!(head("{not json").expect_err("an error").reason.starts_with("not JSON"));
+    }
+
+    /// [`read_fields`] over a serde_json value, as the page does over `JSON.parse`'s result.
+    fn fields(json: &str) -> Result<Summary, ReportError> {
+        let v: serde_json::Value = serde_json::from_str(json).map_err(ReportError::not_json)?;
+        read_fields(|path| {
+            let mut at = Some(&v);
+            for part in path.split('.').filter(|p| !p.is_empty()) {
+                at = at.and_then(|x| x.get(part));
+            }
+            match at {
+                None => Scalar::Missing,
+                Some(serde_json::Value::Null) => Scalar::Null,
+                Some(serde_json::Value::Bool(b)) => Scalar::Bool(*b),
+                Some(serde_json::Value::Number(n)) => Scalar::Number(n.as_f64().unwrap_or(f64::NAN)),
+                Some(serde_json::Value::String(s)) => Scalar::Text(s.clone()),
+                Some(serde_json::Value::Object(_)) => Scalar::Object,
+                Some(serde_json::Value::Array(_)) => Scalar::Array,
+            }
+        })
+    }
+
+    #[test]
+    fn the_page_reader_and_the_serde_reader_agree() {
+        let good = serde_json::to_value(summary()).expect("json");
+        let mut docs = vec![
+            "[1]".to_string(),
+            "3".to_string(),
+            "{}".to_string(),
+            r#"{"schema_version":"1"}"#.to_string(),
+            r#"{"schema_version":2,"summary":{}}"#.to_string(),
+            r#"{"schema_version":1}"#.to_string(),
+            r#"{"schema_version":1,"summary":[]}"#.to_string(),
+        ];
+        let edits: Vec<(&str, serde_json::Value)> = vec![
+            ("fabric", "carrier-pigeon".into()),
+            ("fabric", 3.into()),
+            ("fabric", "ethernet".into()),
+            ("fabric", "none".into()),
+            ("rdma_adapters", (-1).into()),
+            ("rdma_adapters", 8.5.into()),
+            ("rdma_adapters", "8".into()),
+            ("rdma_adapters", 0.into()),
+            ("rdma_adapters", 5000.into()),
+            ("adapter_gbps", serde_json::Value::Null),
+            ("adapter_gbps", "fast".into()),
+            ("adapter_gbps", 1e9.into()),
+            ("adapter_gbps", 0.0.into()),
+            ("ethernet_ports", serde_json::Value::Null),
+            ("ethernet_ports", 100.into()),
+            ("gpus", 1e6.into()),
+            ("gpus", true.into()),
+            ("gpu_model", serde_json::Value::Null),
+            ("gpu_model", 7.into()),
+            ("gdr", "maybe".into()),
+            ("gdr", "not-supported".into()),
+        ];
+        for (k, val) in &edits {
+            let mut s = good.clone();
+            s[*k] = val.clone();
+            docs.push(serde_json::json!({"schema_version": 1, "summary": s}).to_string());
+        }
+        for k in ["fabric", "rdma_adapters", "adapter_gbps", "ethernet_ports", "gpus", "gpu_model", "gdr"] {
+            let mut s = good.clone();
+            s.as_object_mut().expect("object").remove(k);
+            docs.push(serde_json::json!({"schema_version": 1, "summary": s}).to_string());
+        }
+        docs.push(serde_json::json!({"schema_version": 1, "summary": good, "gpus": [1]}).to_string());
+        for doc in &docs {
+            let a = head(doc).map(|h| h.summary);
+            let b = fields(doc);
+            match (&a, &b) {
+                (Ok(x), Ok(y)) => assert_eq!(x, y, "{doc}"),
+                (Err(x), Err(y)) => assert_eq!(x.field, y.field, "{doc}: {x} / {y}"),
+                _ => panic!("{doc}: serde says {a:?}, fields say {b:?}"),
+            }
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 #![allow(missing_docs)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use fantoccini::{Client, Locator};
 use tests::browser::{
@@ -136,6 +136,81 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     // 8. Under a sub-path (relative asset URLs).
     c.goto(&server.url("sub/index.html?b.link=100")).await.map_err(|e| e.to_string())?;
     wait_text(c, "b-lower-bound", |t| t == "2.24 s").await?;
+
+    node_report(c, server).await
+}
+
+/// A real `probe-cli report --json` output (the snapshot of a fixture node) by name.
+fn fixture_report(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/nodes").join(format!("{name}.json"))
+}
+
+/// 9. "Your node": upload, paste and drop a probe report; a bad file keeps the scenario.
+async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
+    c.goto(&server.url("index.html")).await.map_err(|e| e.to_string())?;
+    wait_text(c, "a-lower-bound", |t| t == "8.96 s").await?;
+    // Upload the 8x H100 / 8x 400G InfiniBand node into A (25 Gb/s RoCE at first).
+    let upload = |path: PathBuf| async move {
+        let input = c.find(Locator::Id("report-file")).await.map_err(|e| e.to_string())?;
+        input.send_keys(&path.display().to_string()).await.map_err(|e| e.to_string())
+    };
+    upload(fixture_report("h100-ib-8x400")).await?;
+    let status = wait_text(c, "report-status", |t| t.contains("Filled scenario A")).await?;
+    for part in ["h100-ib-8x400.json", "8 active InfiniBand ports at 400 Gb/s", "GPUDirect RDMA: supported"] {
+        assert!(status.contains(part), "{part} not in: {status}");
+    }
+    assert!(text_of(c, "report-rec").await?.contains("A:"));
+    wait_text(c, "a-lower-bound", |t| t == "0.56 s").await?;
+    assert_eq!(value_of(c, "a-link").await?, "400");
+    assert_eq!(value_of(c, "a-fabric").await?, "infiniband");
+    let url = js(c, "return location.search;").await?;
+    assert!(url.as_str().is_some_and(|u| u.contains("a.link=400")), "the URL holds the filled scenario: {url}");
+    let violations = accessibility_violations(c, &axe_source()?).await?;
+    assert!(violations.is_empty(), "axe-core with a loaded report: {violations:#?}");
+    fit_height(c, 1280).await?;
+    save_screenshot(c, "node-report.png").await?;
+
+    // A file that is not a report: a message naming the problem, and the scenario stays.
+    let bad = std::env::temp_dir().join(format!("not-a-report-{}.txt", std::process::id()));
+    std::fs::write(&bad, "GPU0 NV18 PIX\n").map_err(|e| e.to_string())?;
+    upload(bad.clone()).await?;
+    let status = wait_text(c, "report-status", |t| t.contains("unchanged")).await?;
+    assert!(status.contains("not JSON"), "{status}");
+    assert_eq!(value_of(c, "a-link").await?, "400", "a bad file keeps the scenario");
+    let _ = std::fs::remove_file(bad);
+
+    // Paste the RoCE node into B.
+    let roce = std::fs::read_to_string(fixture_report("roce-2x200")).map_err(|e| e.to_string())?;
+    c.find(Locator::Id("report-side"))
+        .await
+        .map_err(|e| e.to_string())?
+        .select_by_value("b")
+        .await
+        .map_err(|e| e.to_string())?;
+    let text = serde_json::to_string(&roce).map_err(|e| e.to_string())?;
+    js(c, &format!("document.getElementById('report-text').value = {text}; return null;")).await?;
+    c.find(Locator::Id("report-apply")).await.map_err(|e| e.to_string())?.click().await.map_err(|e| e.to_string())?;
+    wait_text(c, "report-status", |t| t.contains("Filled scenario B from the pasted report")).await?;
+    assert_eq!(value_of(c, "b-fabric").await?, "roce");
+    assert_eq!(value_of(c, "b-link").await?, "200");
+    assert_eq!(value_of(c, "b-gpu").await?, "l40s");
+    assert_eq!(value_of(c, "b-gpus").await?, "4");
+
+    // Drop the 25 GbE node (still into B).
+    let eth = std::fs::read_to_string(fixture_report("eth-25g")).map_err(|e| e.to_string())?;
+    let text = serde_json::to_string(&eth).map_err(|e| e.to_string())?;
+    js(
+        c,
+        &format!(
+            "const dt = new DataTransfer(); dt.items.add(new File([{text}], 'eth.json', {{type: 'application/json'}})); \
+             document.getElementById('report-text').dispatchEvent(new DragEvent('drop', \
+             {{dataTransfer: dt, bubbles: true, cancelable: true}})); return null;"
+        ),
+    )
+    .await?;
+    wait_text(c, "report-status", |t| t.contains("Filled scenario B from eth.json")).await?;
+    assert_eq!(value_of(c, "b-fabric").await?, "tcp");
+    assert_eq!(value_of(c, "b-link").await?, "25");
     Ok(())
 }
 

@@ -76,6 +76,14 @@ pub fn App() -> impl IntoView {
         let q = query.get();
         browser::replace_query(&if embed { share::with_embed(&q) } else { q });
     });
+    // A probe report loaded in "Your node" (index.html, boot.js and the report worker) rewrites the URL's query
+    // and says so with this event: the page takes its state from the URL again, as on a first load.
+    let _ = window_event_listener(leptos::ev::Custom::<web_sys::Event>::new("rdma-state"), move |_| {
+        let (s, _) = PageState::from_query(&browser::query());
+        a.form.set(s.a);
+        b.form.set(s.b);
+        axis.set(s.chart);
+    });
 
     // One tree for both layouts: embed mode (for an iframe) hides the page chrome and the full-page sections with
     // CSS, by a class on <html> that boot.js sets before the first paint and the page keeps in step.

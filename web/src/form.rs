@@ -371,6 +371,30 @@ impl ScenarioForm {
         }
     }
 
+    /// Fills the hardware from a probe report's summary (estimator-core's [`Summary::apply`]) and returns what it
+    /// took, one line each. A GPU the catalog does not know keeps the form's GPU (the page offers only catalog
+    /// models), and the line says so.
+    pub fn apply_report(&mut self, summary: &estimator_core::report::Summary) -> Vec<String> {
+        let (mut input, _) = self.read();
+        let mut said = summary.apply(&mut input);
+        if !estimator_core::catalog::GPUS.iter().any(|g| g.key == input.gpu) {
+            if let Some(first) = said.first_mut() {
+                first.push_str(&format!("; the page keeps {} (choose the closest model)", self.gpu));
+            }
+            input.gpu = self.gpu.clone();
+        }
+        self.gpu = input.gpu;
+        self.gpus_per_node = input.gpus_per_node.to_string();
+        self.adapters = input.adapters_per_node.to_string();
+        self.link_gbps = format::num(input.link_gbps, 3);
+        self.fabric = input.fabric;
+        self.gdr = input.gdr;
+        if summary.fabric == estimator_core::report::ReportFabric::None {
+            self.nodes = input.nodes.to_string();
+        }
+        said
+    }
+
     /// Applies a rental preset: GPU, GPUs per node, adapters, line rate, fabric and GPUDirect RDMA.
     pub fn apply(&mut self, p: &Preset) {
         self.gpu = p.gpu.to_string();

@@ -1,7 +1,8 @@
 //! The estimator page: a Leptos client-side-rendered app over estimator-core.
 //!
 //! The modules other than [`app`] and [`browser`] are pure (no DOM): the form and its reading ([`form`]), the result cards as HTML ([`render`]), the URL
-//! state ([`share`]), chart geometry ([`chart`]) and number formatting ([`mod@format`]). [`app`] wires them to the DOM
+//! state ([`share`]), chart geometry ([`chart`]), number formatting ([`mod@format`]) and reading a probe report
+//! ([`report`], through the browser's `JSON.parse`). [`app`] wires them to the DOM
 //! with Leptos signals; [`browser`] holds the few calls into the browser (URL, clipboard, performance marks).
 
 pub mod app;
@@ -10,6 +11,7 @@ pub mod chart;
 pub mod form;
 pub mod format;
 pub mod render;
+pub mod report;
 pub mod share;
 
 pub use app::App;

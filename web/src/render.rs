@@ -236,6 +236,30 @@ pub fn recommendation_card(side: Side, r: &SideResult) -> String {
     h
 }
 
+/// What a loaded report filled in, one line each.
+pub fn report_taken(side: Side, name: &str, said: &[String]) -> String {
+    let mut h = format!(
+        "<p id=\"report-filled\">Filled scenario {} from {}:</p><ul id=\"report-taken\">",
+        side.label(),
+        esc(name)
+    );
+    for line in said {
+        let _ = write!(h, "<li>{}</li>", esc(line));
+    }
+    h.push_str("</ul>");
+    h
+}
+
+/// The recommendation for the scenario a report filled, as it stood when the report was loaded.
+pub fn report_recommendation(side: Side, r: &SideResult) -> String {
+    format!("<p id=\"report-rec\">With this node and the scenario's model: {}</p>", esc(&recommendation_line(side, r)))
+}
+
+/// Why a report was refused.
+pub fn report_error(name: &str, error: &str) -> String {
+    format!("<p class=\"error\" id=\"report-error\">{}: {}. The scenario is unchanged.</p>", esc(name), esc(error))
+}
+
 /// The compact recommendation of embed mode.
 pub fn recommendation_line(side: Side, r: &SideResult) -> String {
     let rec = &r.estimate.recommendation;

@@ -11,7 +11,8 @@ use wasm_bindgen_test::*;
 use web::chart::{self, SegmentKind};
 use web::form::{FormField, PRESETS, ScenarioForm};
 use web::format;
-use web::share::{ChartAxis, PageState};
+use web::report;
+use web::share::{ChartAxis, PageState, Side};
 use web_sys::{Document, Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -145,6 +146,54 @@ fn durations_read_the_way_the_issue_writes_them() {
 }
 
 // ---- the mounted page ---------------------------------------------------------------------------------------
+
+/// Real `probe-cli report --json` outputs: the snapshots of two fixture nodes.
+const H100_REPORT: &str = include_str!("../../tests/fixtures/nodes/h100-ib-8x400.json");
+const ROCE_REPORT: &str = include_str!("../../tests/fixtures/nodes/roce-2x200.json");
+
+#[wasm_bindgen_test]
+fn a_report_fills_one_side_and_says_what_it_took() {
+    let r = report::handle("", Side::A, Some("node.json"), Some(H100_REPORT.len()), H100_REPORT);
+    let q = r.query.expect("a filled scenario");
+    let (state, notes) = PageState::from_query(&q);
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(state.a.value(FormField::Link), "400");
+    assert_eq!(state.a.value(FormField::Fabric), "infiniband");
+    assert_eq!(state.b, ScenarioForm::page_b(), "B is untouched");
+    for part in ["Filled scenario A from node.json", "8 active InfiniBand ports at 400 Gb/s", "report-rec"] {
+        assert!(r.html.contains(part), "{part} not in {}", r.html);
+    }
+    // Into B, on top of a changed page: the rest of the state stays.
+    let r = report::handle("?a.params=70B&a.nodes=4", Side::B, None, None, ROCE_REPORT);
+    let (state, _) = PageState::from_query(&r.query.expect("filled"));
+    assert_eq!((state.a.value(FormField::Params), state.a.value(FormField::Nodes)), ("70B".into(), "4".into()));
+    assert_eq!(state.b.value(FormField::Gpu), "l40s");
+    assert_eq!(state.b.value(FormField::GpusPerNode), "4");
+    assert_eq!(state.b.value(FormField::Fabric), "roce");
+    assert_eq!(state.b.value(FormField::Gdr), "1", "gdr unknown keeps the form's value");
+    assert!(r.html.contains("the pasted report"));
+}
+
+#[wasm_bindgen_test]
+fn a_bad_report_names_the_problem_and_changes_nothing() {
+    let v2 = H100_REPORT.replacen("\"schema_version\": 1", "\"schema_version\": 2", 1);
+    let absurd = H100_REPORT.replacen("\"adapter_gbps\": 400.0", "\"adapter_gbps\": 1e9", 1);
+    let cases: [(&str, Option<usize>, &str); 5] = [
+        ("GPU0 NV18 PIX", None, "not JSON"),
+        (&v2, None, "schema version 2"),
+        (&absurd, None, "summary.adapter_gbps"),
+        ("", Some(5 << 20), "1 MiB"),
+        ("{\"hello\": 1}", None, "schema_version: missing"),
+    ];
+    for (text, size, words) in cases {
+        let r = report::handle("", Side::A, Some("x.json"), size, text);
+        assert_eq!(r.query, None, "{words}");
+        assert!(r.html.contains(words) && r.html.contains("unchanged"), "{words}: {}", r.html);
+    }
+    // Markup in a file name or a value is shown as text.
+    let r = report::handle("", Side::A, Some("<img src=x>.json"), None, "nope");
+    assert!(!r.html.contains("<img") && r.html.contains("&lt;img"), "{}", r.html);
+}
 
 fn document() -> Document {
     web_sys::window().and_then(|w| w.document()).expect("a document")

@@ -1,0 +1,93 @@
+//! A probe report pasted, uploaded or dropped into "Your node": parsed by the browser's own `JSON.parse` and read
+//! field by field into estimator-core's [`read_fields`], which checks the version and the summary exactly as the
+//! CLI's serde reader does (estimator-core tests the two against each other).
+//!
+//! This runs in the report worker (`src/bin/report_worker.rs`), which the page loads the first time a report is
+//! loaded, so none of it weighs on the first load: [`handle`] takes the page's URL query and the report, and
+//! returns the new query (the page re-reads its state from it) and what to show.
+
+use estimator_core::report::{MAX_REPORT_BYTES, ReportError, Scalar, Summary, read_fields};
+use wasm_bindgen::{JsCast as _, JsValue};
+
+use crate::app::SideResult;
+use crate::render;
+use crate::share::{PageState, Side};
+
+fn scalar(v: &JsValue) -> Scalar {
+    if v.is_undefined() {
+        Scalar::Missing
+    } else if v.is_null() {
+        Scalar::Null
+    } else if let Some(b) = v.as_bool() {
+        Scalar::Bool(b)
+    } else if let Some(n) = v.as_f64() {
+        Scalar::Number(n)
+    } else if let Some(s) = v.as_string() {
+        Scalar::Text(s)
+    } else if js_sys::Array::is_array(v) {
+        Scalar::Array
+    } else {
+        Scalar::Object
+    }
+}
+
+/// Reads a report's summary from its text, or says what is wrong with it, naming the field.
+pub fn read_summary(text: &str) -> Result<Summary, ReportError> {
+    if text.len() > MAX_REPORT_BYTES {
+        return Err(ReportError::too_large(text.len()));
+    }
+    let root = js_sys::JSON::parse(text).map_err(|e| {
+        let detail =
+            e.dyn_ref::<js_sys::Error>().map_or_else(|| "unreadable".to_string(), |e| String::from(e.message()));
+        ReportError::not_json(detail)
+    })?;
+    read_fields(|path| {
+        let mut at = root.clone();
+        for key in path.split('.').filter(|k| !k.is_empty()) {
+            // Only own data of plain objects: `__proto__` or a getter is not a report field.
+            if !at.is_object() || js_sys::Array::is_array(&at) {
+                return Scalar::Missing;
+            }
+            let obj: &js_sys::Object = at.unchecked_ref();
+            if !js_sys::Object::has_own(obj, &JsValue::from_str(key)) {
+                return Scalar::Missing;
+            }
+            at = js_sys::Reflect::get(&at, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+        }
+        scalar(&at)
+    })
+}
+
+/// What the page shows after a load, and its new URL query when the report was used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// Escaped HTML for the status area: what was taken and the recommendation, or why the file was refused.
+    pub html: String,
+    /// The page's new query, when a scenario was filled; `None` when the scenario is unchanged.
+    pub query: Option<String>,
+}
+
+/// Loads a report (`text`, from the file `name` of `size` bytes, or pasted when `name` is `None`) into side A or B
+/// of the page state in `query`.
+pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, text: &str) -> Reply {
+    let name = name.unwrap_or("the pasted report");
+    let read = match size {
+        Some(n) if n > MAX_REPORT_BYTES => Err(ReportError::too_large(n)),
+        _ => read_summary(text),
+    };
+    match read {
+        Err(e) => Reply { html: render::report_error(name, &e.to_string()), query: None },
+        Ok(summary) => {
+            let (mut state, _) = PageState::from_query(query);
+            let form = if side == Side::A { &mut state.a } else { &mut state.b };
+            let lines = form.apply_report(&summary);
+            let mut html = render::report_taken(side, name, &lines);
+            if let Ok(s) = form.to_scenario() {
+                html.push_str(&render::report_recommendation(side, &SideResult::new(&s)));
+            }
+            let embed = state.embed;
+            let q = state.to_query();
+            Reply { html, query: Some(if embed { crate::share::with_embed(&q) } else { q }) }
+        }
+    }
+}
