@@ -710,6 +710,22 @@ pub struct VerbsPort {
     pub rate_gbps: Option<f64>,
     /// GID table length.
     pub gid_table_len: u32,
+    /// The populated GID entries (`_ibv_query_gid_ex`, rdma-core v32 and later; empty on older ones).
+    #[serde(default)]
+    pub gids: Vec<VerbsGid>,
+}
+
+/// One populated GID entry as libibverbs reports it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct VerbsGid {
+    /// Table index.
+    pub index: u32,
+    /// `IB`, `RoCE v1` or `RoCE v2`.
+    #[serde(rename = "type")]
+    pub gid_type: String,
+    /// The GID, [`REDACTED`] unless identifiers are included.
+    pub gid: String,
 }
 
 /// One network interface (`/sys/class/net/<name>`).

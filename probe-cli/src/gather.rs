@@ -113,7 +113,12 @@ pub fn gather(a: &GatherArgs) -> Result<(), Failure> {
         }
         append(&mut builder, Path::new(NVML_CAPTURE), &serde_json::to_vec_pretty(facts).context("NVML facts")?)?;
     }
-    if let Some(devices) = &p.verbs {
+    if let Some(devices) = &mut p.verbs {
+        if !a.include_identifiers {
+            for g in devices.iter_mut().flat_map(|d| d.ports.iter_mut()).flat_map(|p| p.gids.iter_mut()) {
+                g.gid = "redacted".to_string();
+            }
+        }
         append(&mut builder, Path::new(VERBS_CAPTURE), &serde_json::to_vec_pretty(devices).context("verbs")?)?;
     }
     let encoder = builder.into_inner().context("finishing the archive")?;

@@ -13,7 +13,7 @@ use crate::report::{Libraries, Probe, probe};
 /// Probes the live machine (`/`) or a captured tree.
 pub fn run_probe(root: Option<&Path>, identifiers: bool) -> Result<Probe, Failure> {
     match root {
-        None => Ok(probe(Tree::new("/"), Libraries::live(), identifiers)),
+        None => Ok(probe(Tree::new("/"), Libraries::live(identifiers), identifiers)),
         Some(dir) => {
             if !dir.is_dir() {
                 return Err(Failure::Usage(format!("--root {}: not a directory", dir.display())));

@@ -49,10 +49,11 @@ pub struct Libraries {
 
 impl Libraries {
     /// The live libraries; `PROBE_CLI_NVML_LIB` and `PROBE_CLI_IBVERBS_LIB` name other files to load.
-    pub fn live() -> Self {
+    /// `identifiers` keeps the GID values libibverbs reports.
+    pub fn live(identifiers: bool) -> Self {
         Libraries {
             gpu: Box::new(gpu::LiveNvml { lib_path: std::env::var_os("PROBE_CLI_NVML_LIB") }),
-            verbs: Box::new(verbs::LiveVerbs { lib_path: std::env::var_os("PROBE_CLI_IBVERBS_LIB") }),
+            verbs: Box::new(verbs::LiveVerbs { lib_path: std::env::var_os("PROBE_CLI_IBVERBS_LIB"), identifiers }),
             live: true,
         }
     }
@@ -130,7 +131,16 @@ pub fn probe(mut tree: Tree, libs: Libraries, identifiers: bool) -> Probe {
     };
     let (gpus, nvml_status) = merge_gpus(&pci_devices, nvml.as_ref(), identifiers, &mut warn);
     let verbs_status = match &verbs {
-        Ok(devices) => VerbsStatus { available: true, error: None, devices: devices.clone() },
+        Ok(devices) => {
+            let mut devices = devices.clone();
+            if !identifiers {
+                // A capture may have been made with identifiers; the report still redacts them unless asked.
+                for g in devices.iter_mut().flat_map(|d| d.ports.iter_mut()).flat_map(|p| p.gids.iter_mut()) {
+                    g.gid = REDACTED.to_string();
+                }
+            }
+            VerbsStatus { available: true, error: None, devices }
+        }
         Err(e) => VerbsStatus { available: false, error: Some(e.clone()), devices: Vec::new() },
     };
     for d in &verbs_status.devices {

@@ -12,9 +12,8 @@
 
 use std::ffi::{CStr, OsString, c_int, c_void};
 
-use estimator_core::report::VerbsDevice;
-use estimator_core::report::VerbsPort;
-use rdma_sys::{ibv_context, ibv_device, ibv_device_attr, ibv_mr, ibv_pd, ibv_port_attr};
+use estimator_core::report::{REDACTED, VerbsDevice, VerbsGid, VerbsPort};
+use rdma_sys::{ibv_context, ibv_device, ibv_device_attr, ibv_gid_entry, ibv_mr, ibv_pd, ibv_port_attr};
 
 /// Where RDMA device facts come from: libibverbs or a capture.
 pub trait VerbsLibrary {
@@ -26,6 +25,8 @@ pub trait VerbsLibrary {
 pub struct LiveVerbs {
     /// The library to load instead of the default.
     pub lib_path: Option<OsString>,
+    /// Keep GID values (they hold IP addresses and port GUIDs); else they read [`REDACTED`].
+    pub identifiers: bool,
 }
 
 /// Devices from a capture (`/probe-cli/verbs.json`), or why there are none.
@@ -57,6 +58,7 @@ type DeallocPd = unsafe extern "C" fn(*mut ibv_pd) -> c_int;
 type RegMr = unsafe extern "C" fn(*mut ibv_pd, *mut c_void, usize, c_int) -> *mut ibv_mr;
 type RegDmabufMr = unsafe extern "C" fn(*mut ibv_pd, u64, usize, u64, c_int, c_int) -> *mut ibv_mr;
 type DeregMr = unsafe extern "C" fn(*mut ibv_mr) -> c_int;
+type QueryGidEx = unsafe extern "C" fn(*mut ibv_context, u32, u32, *mut ibv_gid_entry, u32, usize) -> c_int;
 
 /// `IBV_ACCESS_LOCAL_WRITE` (verbs.h `enum ibv_access_flags`).
 const ACCESS_LOCAL_WRITE: c_int = 1;
@@ -75,6 +77,8 @@ struct Api {
     reg_mr: RegMr,
     dereg_mr: DeregMr,
     reg_dmabuf_mr: Option<RegDmabufMr>,
+    query_gid_ex: Option<QueryGidEx>,
+    identifiers: bool,
 }
 
 fn sym<T: Copy>(lib: &libloading::Library, name: &str) -> Result<T, String> {
@@ -145,6 +149,9 @@ impl VerbsLibrary for LiveVerbs {
             dereg_mr: sym(&lib, "ibv_dereg_mr")?,
             // rdma-core v34 and later (IBVERBS_1.12).
             reg_dmabuf_mr: sym(&lib, "ibv_reg_dmabuf_mr").ok(),
+            // rdma-core v32 and later (IBVERBS_1.11): what the static inline ibv_query_gid_ex calls.
+            query_gid_ex: sym(&lib, "_ibv_query_gid_ex").ok(),
+            identifiers: self.identifiers,
         };
         let mut n: c_int = 0;
         // SAFETY: `n` is a valid out-pointer; the list is freed below with ibv_free_device_list.
@@ -192,6 +199,10 @@ fn query_device(api: &Api, dev: *mut ibv_device) -> VerbsDevice {
             continue;
         }
         let rate = lane_gbps(pa.active_speed).zip(lanes(pa.active_width)).map(|(s, w)| s * w);
+        let gid_table_len = u32::try_from(pa.gid_tbl_len).unwrap_or(0);
+        let gids = api
+            .query_gid_ex
+            .map_or_else(Vec::new, |q| query_gids(q, ctx, u32::from(p), gid_table_len, api.identifiers));
         out.ports.push(VerbsPort {
             port: u32::from(p),
             state: state_name(pa.state),
@@ -201,7 +212,8 @@ fn query_device(api: &Api, dev: *mut ibv_device) -> VerbsDevice {
                 _ => "Unspecified".into(),
             },
             rate_gbps: rate,
-            gid_table_len: u32::try_from(pa.gid_tbl_len).unwrap_or(0),
+            gid_table_len,
+            gids,
         });
     }
     // SAFETY: `ctx` is open; the protection domain is deallocated below.
@@ -247,6 +259,38 @@ fn query_device(api: &Api, dev: *mut ibv_device) -> VerbsDevice {
     out
 }
 
+/// The populated entries of a port's GID table (at most 256 looked at). Empty entries answer ENODATA.
+fn query_gids(q: QueryGidEx, ctx: *mut ibv_context, port: u32, len: u32, identifiers: bool) -> Vec<VerbsGid> {
+    let mut out = Vec::new();
+    for index in 0..len.min(256) {
+        // SAFETY: ibv_gid_entry is plain data (a union of bytes and integers); zeroed is a valid value.
+        let mut e: ibv_gid_entry = unsafe { std::mem::zeroed() };
+        // SAFETY: `ctx` is open, `e` is a valid out-pointer and its size is passed, as the inline wrapper does.
+        if unsafe { q(ctx, port, index, &mut e, 0, std::mem::size_of::<ibv_gid_entry>()) } != 0 {
+            continue;
+        }
+        // SAFETY: every bit pattern of the union is a valid `[u8; 16]`.
+        let raw = unsafe { e.gid.raw };
+        if raw.iter().all(|b| *b == 0) {
+            continue;
+        }
+        let gid = if identifiers {
+            raw.chunks(2).map(|c| format!("{:02x}{:02x}", c[0], c[1])).collect::<Vec<_>>().join(":")
+        } else {
+            REDACTED.to_string()
+        };
+        // verbs.h `enum ibv_gid_type`: IBV_GID_TYPE_IB, IBV_GID_TYPE_ROCE_V1, IBV_GID_TYPE_ROCE_V2.
+        let gid_type = match e.gid_type {
+            0 => "IB".to_string(),
+            1 => "RoCE v1".to_string(),
+            2 => "RoCE v2".to_string(),
+            n => format!("unknown ({n})"),
+        };
+        out.push(VerbsGid { index, gid_type, gid });
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,7 +305,9 @@ mod tests {
 
     #[test]
     fn a_missing_library_is_an_answer_not_a_crash() {
-        let e = LiveVerbs { lib_path: Some("/nonexistent/libibverbs.so.1".into()) }.query().expect_err("an error");
+        let e = LiveVerbs { lib_path: Some("/nonexistent/libibverbs.so.1".into()), identifiers: false }
+            .query()
+            .expect_err("an error");
         assert!(e.contains("libibverbs.so.1"), "{e}");
     }
 
@@ -269,7 +315,7 @@ mod tests {
     fn this_machine_answers_without_a_panic() {
         // With libibverbs installed but no RDMA in the kernel, the list call fails with ENOSYS; with hardware it
         // lists devices. Either way: an answer.
-        match (LiveVerbs { lib_path: None }).query() {
+        match (LiveVerbs { lib_path: None, identifiers: false }).query() {
             Ok(devices) => assert!(devices.iter().all(|d| !d.name.is_empty())),
             Err(e) => assert!(!e.is_empty()),
         }
