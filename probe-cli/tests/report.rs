@@ -260,6 +260,14 @@ fn schema_describes_the_report() {
     {
         assert!(summary.contains(key), "{key} not in the schema");
     }
+    // Every key a real report has is a property of the schema, and the required ones are there.
+    let report = report(&fixture("h100-ib-8x400"), &[]);
+    let props = v["properties"].as_object().expect("properties");
+    for key in report.as_object().expect("object").keys() {
+        assert!(props.contains_key(key), "{key} is not in the schema");
+    }
+    let required: Vec<&str> = v["required"].as_array().expect("required").iter().filter_map(Value::as_str).collect();
+    assert!(required.contains(&"schema_version") && required.contains(&"summary"), "{required:?}");
 }
 
 fn write_report(dir: &Path, name: &str, v: &Value) -> PathBuf {

@@ -159,9 +159,10 @@ pub fn read_interfaces(tree: &mut Tree, identifiers: bool) -> Vec<NetInterface> 
     let mut out = Vec::new();
     for name in tree.list("/sys/class/net", Need::Expected) {
         let dir = PathBuf::from("/sys/class/net").join(&name);
-        let wireless = tree.exists(dir.join("wireless"));
+        // cfg80211 links a Wi-Fi netdev to its wiphy (`phy80211`); wireless extensions add `wireless/`.
+        let wireless = tree.exists(dir.join("phy80211")) || tree.exists(dir.join("wireless"));
         let kind = match tree.read(dir.join("type"), Need::Expected).as_deref() {
-            // Wi-Fi is ARPHRD_ETHER too; it has a `wireless` directory and carries no training job.
+            // Wi-Fi is ARPHRD_ETHER too, and carries no training job.
             Some("1") if wireless => "wireless".to_string(),
             Some("1") => "ethernet".to_string(),
             Some("32") => "infiniband".to_string(),
