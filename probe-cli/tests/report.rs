@@ -346,3 +346,26 @@ fn a_bad_report_file_gets_a_message_naming_the_problem() {
     cli().args(["estimate", "step", "--link-gbps", "25", "--report"]).arg(&node).assert().code(2);
     std::fs::remove_dir_all(dir).expect("cleanup");
 }
+
+#[test]
+fn the_text_report_reads_like_ibstat_plus_topo_in_a_few_lines() {
+    let text = |name: &str| {
+        let out = cli().arg("report").arg("--root").arg(fixture(name)).output().expect("runs");
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).expect("utf-8")
+    };
+    let t = text("h100-ib-8x400");
+    for line in [
+        "Summary  8 x NVIDIA H100 80GB HBM3 | 8 x 400 Gb/s infiniband | GPUDirect RDMA supported",
+        "  mlx5_0 port 1  ACTIVE LinkUp  InfiniBand  400 Gb/sec (4X NDR)  ibp25s0",
+        "GDR      supported: peer-memory module nvidia_peermem is loaded (what NCCL checks)",
+    ] {
+        assert!(t.lines().any(|l| l == line), "no line {line:?} in\n{t}");
+    }
+    assert!(t.lines().any(|l| l.starts_with("  GPU7 ") && l.ends_with("nearest mlx5_7 PIX")), "{t}");
+    assert!(t.lines().count() < 30, "a few lines, not a dump:\n{t}");
+    let t = text("roce-2x200");
+    assert!(t.contains("nearest mlx5_1 NODE (too far for GDR)") && t.contains("RoCE v2 GID 3"), "{t}");
+    let t = text("garbage");
+    assert!(t.contains("Warnings ") && t.contains("not a regular file"), "{t}");
+}

@@ -19,18 +19,31 @@ fn opt<T: std::fmt::Display>(v: &Option<T>) -> String {
     v.as_ref().map_or_else(|| "?".to_string(), |v| v.to_string())
 }
 
+/// `1 socket`, `2 sockets`, `? sockets`.
+fn count(v: Option<u32>, noun: &str) -> String {
+    match v {
+        Some(1) => format!("1 {noun}"),
+        Some(n) => format!("{n} {noun}s"),
+        None => format!("? {noun}s"),
+    }
+}
+
+fn gbps(v: Option<f64>) -> String {
+    v.map_or_else(|| "unknown speed".to_string(), |g| format!("{g} Gb/s"))
+}
+
 /// Renders the report as text.
 pub fn render(r: &Report) -> String {
     let mut out = String::new();
     let h = &r.host;
     let _ = writeln!(
         out,
-        "Host     {} | {} | {} CPUs, {} sockets, {} NUMA nodes | {} | {} | kernel {}",
+        "Host     {} | {} | {}, {}, {} | {} | {} | kernel {}",
         opt(&h.hostname),
         opt(&h.cpu_model),
-        opt(&h.cpus),
-        opt(&h.sockets),
-        opt(&h.numa_nodes),
+        count(h.cpus, "CPU"),
+        count(h.sockets, "socket"),
+        count(h.numa_nodes, "NUMA node"),
         h.memory_bytes.map_or_else(|| "? memory".to_string(), gib),
         opt(&h.os),
         opt(&h.kernel)
@@ -85,14 +98,7 @@ pub fn render(r: &Report) -> String {
         .net_interfaces
         .iter()
         .filter(|n| n.pci_bus_id.is_some())
-        .map(|n| {
-            format!(
-                "{} {} {}",
-                n.name,
-                opt(&n.operstate),
-                n.speed_mbps.map_or_else(|| "?".to_string(), |s| format!("{} Gb/s", s as f64 / 1000.0))
-            )
-        })
+        .map(|n| format!("{} {} {}", n.name, opt(&n.operstate), gbps(n.speed_mbps.map(|s| s as f64 / 1000.0))))
         .collect();
     let _ = writeln!(
         out,
@@ -103,9 +109,9 @@ pub fn render(r: &Report) -> String {
     let s = &r.summary;
     let net = match s.fabric {
         ReportFabric::Infiniband | ReportFabric::Roce => {
-            format!("{} x {} Gb/s {}", s.rdma_adapters, opt(&s.adapter_gbps), s.fabric.name())
+            format!("{} x {} {}", s.rdma_adapters, gbps(s.adapter_gbps), s.fabric.name())
         }
-        ReportFabric::Ethernet => format!("ethernet, {} x {} Gb/s (no RDMA)", s.ethernet_ports, opt(&s.adapter_gbps)),
+        ReportFabric::Ethernet => format!("ethernet, {} x {} (no RDMA)", s.ethernet_ports, gbps(s.adapter_gbps)),
         ReportFabric::None => "no network for a multi-node job".to_string(),
     };
     let _ = writeln!(
