@@ -369,3 +369,75 @@ fn the_text_report_reads_like_ibstat_plus_topo_in_a_few_lines() {
     let t = text("garbage");
     assert!(t.contains("Warnings ") && t.contains("not a regular file"), "{t}");
 }
+
+/// A small deterministic generator (xorshift64*), so a failing case can be replayed from its seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
+
+fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("dir").flatten() {
+        let t = e.file_type().expect("type");
+        if t.is_dir() {
+            files_under(&e.path(), out);
+        } else if t.is_file() {
+            out.push(e.path());
+        }
+    }
+}
+
+#[test]
+fn garbled_copies_of_a_real_tree_never_crash_the_probe() {
+    // 40 copies of the 8-GPU tree, each with a tenth of its files replaced by random bytes, emptied, cut short,
+    // turned into a directory or removed: every run must exit 0 with one JSON report that the readers accept.
+    let base = temp("garbled");
+    for seed in 1..=40u64 {
+        let tree = base.join(seed.to_string());
+        let ok = std::process::Command::new("cp").arg("-a").arg(fixture("h100-ib-8x400")).arg(&tree).status();
+        assert!(ok.is_ok_and(|s| s.success()), "cp -a");
+        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut files = Vec::new();
+        files_under(&tree, &mut files);
+        files.sort();
+        for f in &files {
+            if rng.next() % 10 != 0 {
+                continue;
+            }
+            match rng.next() % 5 {
+                0 => {
+                    let n = (rng.next() % 300) as usize;
+                    let bytes: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+                    std::fs::write(f, bytes).expect("write");
+                }
+                1 => std::fs::write(f, b"").expect("write"),
+                2 => {
+                    let text = std::fs::read(f).expect("read");
+                    std::fs::write(f, &text[..text.len() / 2]).expect("write");
+                }
+                3 => {
+                    std::fs::remove_file(f).expect("rm");
+                    std::fs::create_dir(f).expect("mkdir");
+                }
+                _ => std::fs::remove_file(f).expect("rm"),
+            }
+        }
+        let out = cli().arg("report").arg("--json").arg("--root").arg(&tree).output().expect("runs");
+        assert!(
+            out.status.success(),
+            "seed {seed}: exit {:?}\n{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        estimator_core::report::read_head(&v)
+            .unwrap_or_else(|e| panic!("seed {seed}: the summary does not read back: {e}"));
+    }
+    std::fs::remove_dir_all(base).expect("cleanup");
+}

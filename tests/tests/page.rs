@@ -149,6 +149,9 @@ fn fixture_report(name: &str) -> PathBuf {
 async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     c.goto(&server.url("index.html")).await.map_err(|e| e.to_string())?;
     wait_text(c, "a-lower-bound", |t| t == "8.96 s").await?;
+    // The report worker is not part of the first load: nothing of it is fetched until a report is loaded.
+    let fetched = js(c, "return performance.getEntriesByType('resource').map(e => e.name);").await?;
+    assert!(!fetched.to_string().contains("report-worker"), "the worker loads lazily: {fetched}");
     // Upload the 8x H100 / 8x 400G InfiniBand node into A (25 Gb/s RoCE at first).
     let upload = |path: PathBuf| async move {
         let input = c.find(Locator::Id("report-file")).await.map_err(|e| e.to_string())?;

@@ -371,9 +371,9 @@ impl ScenarioForm {
         }
     }
 
-    /// Fills the hardware from a probe report's summary (estimator-core's [`Summary::apply`]) and returns what it
-    /// took, one line each. A GPU the catalog does not know keeps the form's GPU (the page offers only catalog
-    /// models), and the line says so.
+    /// Fills the hardware from a probe report's summary (estimator-core's
+    /// [`Summary::apply`](estimator_core::report::Summary::apply)) and returns what it took, one line each. A GPU
+    /// the catalog does not know keeps the form's GPU (the page offers only catalog models), and the line says so.
     pub fn apply_report(&mut self, summary: &estimator_core::report::Summary) -> Vec<String> {
         let (mut input, _) = self.read();
         let mut said = summary.apply(&mut input);

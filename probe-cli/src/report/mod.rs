@@ -163,6 +163,12 @@ pub fn probe(mut tree: Tree, libs: Libraries, identifiers: bool) -> Probe {
     let summary = summarize(&gpus, &rdma_adapters, &net_interfaces, &mut warn);
     let gdr = gdr(&summary, gdr_module, &verbs_status, &affinity, open_kernel_module);
     let summary = Summary { gdr: gdr.status, ..summary };
+    if let Err(e) = summary.validate() {
+        warnings.push(estimator_core::report::Warning {
+            source: "summary".to_string(),
+            message: format!("{e}: the page and `estimate step --report` will refuse this report"),
+        });
+    }
 
     let report = Report {
         schema_version: SCHEMA_VERSION,

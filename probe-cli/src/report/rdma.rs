@@ -23,7 +23,8 @@ pub fn rate_gbps(s: &str) -> Option<f64> {
         return None;
     }
     let v: f64 = num.parse().ok()?;
-    (v.is_finite() && v > 0.0).then_some(v)
+    // 1600 Gb/s (8X XDR) is the fastest port a kernel can report today; far beyond is a garbled file.
+    (v.is_finite() && v > 0.0 && v <= estimator_core::scenario::limits::MAX_LINK_GBPS).then_some(v)
 }
 
 /// Whether a GID (`0000:0000:0000:0000:0000:ffff:0a0c:0015`) is IPv4-mapped (`::ffff:a.b.c.d`).
@@ -173,7 +174,10 @@ pub fn read_interfaces(tree: &mut Tree, identifiers: bool) -> Vec<NetInterface> 
         let operstate = tree.read(dir.join("operstate"), Need::Expected);
         // `speed` is EINVAL for an interface that is down, and -1 when the driver does not know.
         let speed_mbps = tree.read(dir.join("speed"), Need::Optional).and_then(|s| match s.parse::<i64>() {
-            Ok(v) if v > 0 => u64::try_from(v).ok(),
+            // Some drivers print SPEED_UNKNOWN as an unsigned 4294967295; nothing real is above 3.2 Tb/s.
+            Ok(v) if v > 0 && v as f64 <= estimator_core::scenario::limits::MAX_LINK_GBPS * 1000.0 => {
+                u64::try_from(v).ok()
+            }
             Ok(_) => None,
             Err(_) => {
                 tree.warn(dir.join("speed").display().to_string(), format!("expected Mb/s, found {:?}", clip(&s)));
@@ -225,6 +229,7 @@ mod tests {
             assert_eq!(rate_gbps(text), Some(gbps), "{text}");
         }
         assert_eq!(rate_gbps("fast"), None);
+        assert_eq!(rate_gbps("99999 Gb/sec (4X NDR)"), None);
         assert_eq!(rate_gbps("NaN Gb/sec (4X)"), None);
         assert!(ipv4_mapped("0000:0000:0000:0000:0000:ffff:0a0c:0015"));
         assert!(!ipv4_mapped("fe80:0000:0000:0000:8ae9:a4ff:fe9c:7f1a"));
