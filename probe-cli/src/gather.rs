@@ -53,14 +53,26 @@ fn scrub_nvml(facts: &mut crate::report::gpu::NvmlFacts) {
     }
 }
 
-fn append(builder: &mut tar::Builder<GzEncoder<std::fs::File>>, path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let mut header = tar::Header::new_gnu();
-    header.set_entry_type(tar::EntryType::Regular);
-    header.set_size(bytes.len() as u64);
-    header.set_mode(0o644);
-    header.set_mtime(0);
-    let rel = path.strip_prefix("/").unwrap_or(path);
-    builder.append_data(&mut header, rel, bytes).with_context(|| format!("adding {}", path.display()))
+type Archive = tar::Builder<GzEncoder<std::fs::File>>;
+
+/// A header for one entry, with a fixed time so the same tree always archives the same.
+fn header(kind: tar::EntryType, size: u64, mode: u32) -> tar::Header {
+    let mut h = tar::Header::new_gnu();
+    h.set_entry_type(kind);
+    h.set_size(size);
+    h.set_mode(mode);
+    h.set_mtime(0);
+    h
+}
+
+/// The entry's path in the archive: relative, as `tar -xzf ... -C DIR` wants it.
+fn relative(path: &Path) -> &Path {
+    path.strip_prefix("/").unwrap_or(path)
+}
+
+fn append(builder: &mut Archive, path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let mut h = header(tar::EntryType::Regular, bytes.len() as u64, 0o644);
+    builder.append_data(&mut h, relative(path), bytes).with_context(|| format!("adding {}", path.display()))
 }
 
 /// Runs `gather`.
@@ -79,29 +91,17 @@ pub fn gather(a: &GatherArgs) -> Result<(), Failure> {
                 let bytes = if a.include_identifiers { bytes.clone() } else { scrub(path, bytes) };
                 append(&mut builder, path, &bytes)?;
             }
+            Captured::Dir if relative(path).as_os_str().is_empty() => continue,
             Captured::Dir => {
-                let mut header = tar::Header::new_gnu();
-                header.set_entry_type(tar::EntryType::Directory);
-                header.set_size(0);
-                header.set_mode(0o755);
-                header.set_mtime(0);
-                let rel = path.strip_prefix("/").unwrap_or(path);
-                if rel.as_os_str().is_empty() {
-                    continue;
-                }
+                let mut h = header(tar::EntryType::Directory, 0, 0o755);
                 builder
-                    .append_data(&mut header, rel, std::io::empty())
+                    .append_data(&mut h, relative(path), std::io::empty())
                     .with_context(|| format!("adding {}", path.display()))?;
             }
             Captured::Link(target) => {
-                let mut header = tar::Header::new_gnu();
-                header.set_entry_type(tar::EntryType::Symlink);
-                header.set_size(0);
-                header.set_mode(0o777);
-                header.set_mtime(0);
-                let rel = path.strip_prefix("/").unwrap_or(path);
+                let mut h = header(tar::EntryType::Symlink, 0, 0o777);
                 builder
-                    .append_link(&mut header, rel, target)
+                    .append_link(&mut h, relative(path), target)
                     .with_context(|| format!("adding link {}", path.display()))?;
             }
         }
