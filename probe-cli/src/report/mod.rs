@@ -90,20 +90,30 @@ fn spawn<T: Send + 'static>(
     rx
 }
 
-fn wait<T>(rx: &mpsc::Receiver<Result<T, String>>, deadline: Instant, what: &str) -> Result<T, String> {
+fn wait<T>(
+    rx: &mpsc::Receiver<Result<T, String>>,
+    deadline: Instant,
+    limit: Duration,
+    what: &str,
+) -> Result<T, String> {
     let left = deadline.saturating_duration_since(Instant::now());
     match rx.recv_timeout(left) {
         Ok(r) => r,
         Err(mpsc::RecvTimeoutError::Timeout) => {
-            Err(format!("{what} did not answer within {} s; left behind", LIBRARY_DEADLINE.as_secs()))
+            Err(format!("{what} did not answer within {:.1} s; left behind", limit.as_secs_f64()))
         }
         Err(mpsc::RecvTimeoutError::Disconnected) => Err(format!("{what} failed without an answer")),
     }
 }
 
 /// Probes `tree` with `libs`. `identifiers` keeps hostnames, GUIDs, MACs, GIDs, UUIDs and serials in the report.
-pub fn probe(mut tree: Tree, libs: Libraries, identifiers: bool) -> Probe {
-    let deadline = Instant::now() + LIBRARY_DEADLINE;
+pub fn probe(tree: Tree, libs: Libraries, identifiers: bool) -> Probe {
+    probe_within(tree, libs, identifiers, LIBRARY_DEADLINE)
+}
+
+/// [`probe`], with the libraries' deadline given.
+fn probe_within(mut tree: Tree, libs: Libraries, identifiers: bool, limit: Duration) -> Probe {
+    let deadline = Instant::now() + limit;
     let Libraries { gpu: gpu_lib, verbs: verbs_lib, live } = libs;
     let nvml_rx = spawn(move || gpu_lib.query());
     let verbs_rx = spawn(move || verbs_lib.query());
@@ -122,8 +132,8 @@ pub fn probe(mut tree: Tree, libs: Libraries, identifiers: bool) -> Probe {
     let open_kernel_module =
         tree.read("/proc/driver/nvidia/version", Need::Optional).map(|v| v.contains("Open Kernel Module"));
 
-    let nvml = wait(&nvml_rx, deadline, "NVML");
-    let verbs = wait(&verbs_rx, deadline, "libibverbs");
+    let nvml = wait(&nvml_rx, deadline, limit, "NVML");
+    let verbs = wait(&verbs_rx, deadline, limit, "libibverbs");
 
     let mut warnings = std::mem::take(&mut tree.warnings);
     let mut warn = |source: &str, message: String| {
@@ -505,4 +515,40 @@ fn gdr(
         GdrSupport::Unknown
     };
     Gdr { status, peer_memory_module, peer_memory_version, dmabuf, reasons }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A library that hangs, as a wedged driver can.
+    struct Hangs;
+
+    impl GpuLibrary for Hangs {
+        fn query(&self) -> Result<NvmlFacts, String> {
+            std::thread::sleep(Duration::from_secs(30));
+            Err("woke up".to_string())
+        }
+    }
+
+    impl VerbsLibrary for Hangs {
+        fn query(&self) -> Result<Vec<VerbsDevice>, String> {
+            std::thread::sleep(Duration::from_secs(30));
+            Err("woke up".to_string())
+        }
+    }
+
+    #[test]
+    fn a_library_that_hangs_is_left_behind_at_the_deadline() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/nodes/h100-ib-8x400");
+        let libs = Libraries { gpu: Box::new(Hangs), verbs: Box::new(Hangs), live: true };
+        let started = Instant::now();
+        let p = probe_within(Tree::new(root), libs, false, Duration::from_millis(200));
+        assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+        for status in [p.report.nvml.error, p.report.verbs.error] {
+            assert!(status.as_deref().is_some_and(|e| e.contains("did not answer within 0.2 s")), "{status:?}");
+        }
+        // The rest of the report stands: the GPUs come from PCI, the ports from sysfs.
+        assert_eq!((p.report.summary.gpus, p.report.summary.rdma_adapters), (8, 8));
+    }
 }
