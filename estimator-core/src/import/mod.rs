@@ -1,0 +1,208 @@
+//! Readers for what users measure before a long multi-node run: nccl-tests output (`all_reduce_perf` and the other
+//! `*_perf`), `NCCL_DEBUG=INFO` logs, `nvidia-smi topo -m`, `ibstat` and `ibv_devinfo` (plain and `-v`).
+//!
+//! Every reader takes any text: it skips what it does not know, never panics, and is linear in time and memory
+//! (one pass over the lines, no backtracking; a line is looked at a bounded number of times). Launcher prefixes
+//! (`[1,0]<stdout>:` from Open MPI's `--tag-output`, ` 0: ` from `srun -l`) are removed first. [`detect`] tells which
+//! kind a text is; [`import`] detects and reads.
+
+pub mod ib;
+pub mod nccl_log;
+pub mod nccl_tests;
+pub mod topo;
+
+use serde::{Deserialize, Serialize};
+
+pub use ib::{IbAdapter, IbPort};
+pub use nccl_log::NcclLog;
+pub use nccl_tests::{NcclTestsRow, NcclTestsRun};
+pub use topo::Topology;
+
+/// The kinds of text the readers know, by their JSON names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum Kind {
+    /// nccl-tests `*_perf` output.
+    #[serde(rename = "nccl-tests")]
+    NcclTests,
+    /// An `NCCL_DEBUG=INFO` log.
+    #[serde(rename = "nccl-log")]
+    NcclLog,
+    /// `nvidia-smi topo -m`.
+    #[serde(rename = "nvidia-smi-topo")]
+    NvidiaSmiTopo,
+    /// `ibstat`.
+    #[serde(rename = "ibstat")]
+    Ibstat,
+    /// `ibv_devinfo` or `ibv_devinfo -v`.
+    #[serde(rename = "ibv-devinfo")]
+    IbvDevinfo,
+}
+
+impl Kind {
+    /// The JSON name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::NcclTests => "nccl-tests",
+            Kind::NcclLog => "nccl-log",
+            Kind::NvidiaSmiTopo => "nvidia-smi-topo",
+            Kind::Ibstat => "ibstat",
+            Kind::IbvDevinfo => "ibv-devinfo",
+        }
+    }
+}
+
+/// What a text held, by kind.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind")]
+pub enum Imported {
+    /// nccl-tests output.
+    #[serde(rename = "nccl-tests")]
+    NcclTests(NcclTestsRun),
+    /// An NCCL log.
+    #[serde(rename = "nccl-log")]
+    NcclLog(NcclLog),
+    /// `nvidia-smi topo -m`.
+    #[serde(rename = "nvidia-smi-topo")]
+    NvidiaSmiTopo(Topology),
+    /// `ibstat`.
+    #[serde(rename = "ibstat")]
+    Ibstat {
+        /// The adapters.
+        adapters: Vec<IbAdapter>,
+    },
+    /// `ibv_devinfo`.
+    #[serde(rename = "ibv-devinfo")]
+    IbvDevinfo {
+        /// The adapters.
+        adapters: Vec<IbAdapter>,
+    },
+}
+
+impl Imported {
+    /// Its kind.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Imported::NcclTests(_) => Kind::NcclTests,
+            Imported::NcclLog(_) => Kind::NcclLog,
+            Imported::NvidiaSmiTopo(_) => Kind::NvidiaSmiTopo,
+            Imported::Ibstat { .. } => Kind::Ibstat,
+            Imported::IbvDevinfo { .. } => Kind::IbvDevinfo,
+        }
+    }
+}
+
+/// Removes launcher prefixes from a line: Open MPI's `[1,0]<stdout>:` / `<stderr>:` and Slurm's ` 0: ` (`srun -l`),
+/// repeatedly (`srun -l` around `mpirun --tag-output` gives both), and the leading white space.
+pub fn strip_launcher(line: &str) -> &str {
+    let mut s = line;
+    loop {
+        let t = s.trim_start();
+        if let Some(rest) = t.strip_prefix('[') {
+            // [R,N]<stdout>: or [R,N]<stderr>:
+            if let Some(close) = rest.find(']') {
+                let inside = &rest[..close];
+                let after = &rest[close + 1..];
+                let tagged = after.strip_prefix("<stdout>:").or_else(|| after.strip_prefix("<stderr>:"));
+                if let Some(after) = tagged
+                    && inside.chars().all(|c| c.is_ascii_digit() || c == ',')
+                {
+                    s = after;
+                    continue;
+                }
+            }
+        }
+        // `0: ` from srun -l: digits, a colon, then a space (a data row has no colon after its first number).
+        let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0
+            && digits <= 6
+            && t.as_bytes().get(digits) == Some(&b':')
+            && t.as_bytes().get(digits + 1) == Some(&b' ')
+        {
+            s = &t[digits + 1..];
+            continue;
+        }
+        return t;
+    }
+}
+
+/// Which kind a text is, from markers only these tools print; `None` when none is found.
+pub fn detect(text: &str) -> Option<Kind> {
+    let mut scores = [0u32; 5];
+    for line in text.lines().take(20_000) {
+        let l = strip_launcher(line).trim();
+        if l.starts_with("# nThread") || l.starts_with("# Avg bus bandwidth") || l.contains("out-of-place") {
+            scores[0] += 3;
+        } else if nccl_tests::looks_like_row(l) {
+            scores[0] += 1;
+        }
+        if l.contains(" NCCL INFO ") || l.contains(" NCCL WARN ") || l.starts_with("NCCL INFO") {
+            scores[1] += 1;
+        }
+        if l.starts_with("GPU0") && l.contains(" X ") || l.contains("Legend:") || l.starts_with("NIC Legend") {
+            scores[2] += 3;
+        }
+        if l.starts_with("CA '") || l.starts_with("CA type:") || l.starts_with("Physical state:") {
+            scores[3] += 2;
+        }
+        if l.starts_with("hca_id:") || l.starts_with("vendor_part_id:") || l.starts_with("phys_port_cnt:") {
+            scores[4] += 2;
+        }
+    }
+    let best = (0..5).max_by_key(|&i| (scores[i], std::cmp::Reverse(i)))?;
+    if scores[best] == 0 {
+        return None;
+    }
+    Some([Kind::NcclTests, Kind::NcclLog, Kind::NvidiaSmiTopo, Kind::Ibstat, Kind::IbvDevinfo][best])
+}
+
+/// Reads a text of a known kind.
+pub fn read(kind: Kind, text: &str) -> Imported {
+    match kind {
+        Kind::NcclTests => Imported::NcclTests(nccl_tests::parse(text)),
+        Kind::NcclLog => Imported::NcclLog(nccl_log::parse(text)),
+        Kind::NvidiaSmiTopo => Imported::NvidiaSmiTopo(topo::parse(text)),
+        Kind::Ibstat => Imported::Ibstat { adapters: ib::parse_ibstat(text) },
+        Kind::IbvDevinfo => Imported::IbvDevinfo { adapters: ib::parse_ibv_devinfo(text) },
+    }
+}
+
+/// Detects the kind of a text and reads it; `None` when the kind is not recognised.
+pub fn import(text: &str) -> Option<Imported> {
+    detect(text).map(|k| read(k, text))
+}
+
+/// The first number in a token (`"200"`, `"100.0"`, `"4X"` → 4), if any.
+pub(crate) fn leading_number(s: &str) -> Option<f64> {
+    let s = s.trim_start();
+    let end = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
+    s.get(..end).and_then(|n| n.parse().ok()).filter(|v: &f64| v.is_finite())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn launcher_prefixes_come_off() {
+        assert_eq!(strip_launcher("[1,0]<stdout>:# nThread 1"), "# nThread 1");
+        assert_eq!(strip_launcher(" 0: # Avg bus bandwidth    : 142.735"), "# Avg bus bandwidth    : 142.735");
+        assert_eq!(strip_launcher("  0: [1,3]<stderr>:x"), "x");
+        assert_eq!(strip_launcher("     8388608       2097152     float"), "8388608       2097152     float");
+        assert_eq!(strip_launcher("[x]<stdout>:y"), "[x]<stdout>:y");
+        assert_eq!(strip_launcher("12:"), "12:");
+        assert_eq!(strip_launcher(""), "");
+    }
+
+    #[test]
+    fn unknown_text_is_none_and_nothing_panics() {
+        assert_eq!(detect(""), None);
+        assert_eq!(detect("hello\nworld"), None);
+        for junk in ["[", "[1,0]<stdout>:", "0:", "CA '", "GPU0 X", "# nThread", "hca_id:", "\u{0}\u{ffff}"] {
+            let _ = import(junk);
+        }
+        assert_eq!(leading_number("4X"), Some(4.0));
+        assert_eq!(leading_number("100.0 Gbps"), Some(100.0));
+        assert_eq!(leading_number("x"), None);
+    }
+}

@@ -1,0 +1,297 @@
+//! `NCCL_DEBUG=INFO` logs: which transport NCCL chose, with which devices, and whether GPUDirect RDMA is in use.
+//!
+//! Lines look like `host:pid:tid [dev] NCCL INFO <message>` (`../shared/research/nvml.md` section 3 and the real
+//! logs in `../shared/data/tool-outputs/nccl_*`). The messages read here (NCCL `src/transport/net_ib/init.cc`,
+//! `net_socket.cc`, `init.cc`, `graph/`):
+//! - `NCCL version 2.18.5+cuda12.2`;
+//! - `comm 0x... rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId 1c000 ... - Init START` (older: `nRanks`, and `nNodes` on
+//!   `Init COMPLETE` or `comm ... nRanks 16 nNodes 2 localRanks 8`);
+//! - `NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB eth0:10.0.0.1<0>`, `NET/IB : No device found.`,
+//!   `NET/Socket : Using [0]ens3:172.31.12.210<0>`, `Using network IB` / `Socket` / `AWS Libfabric` (a plugin),
+//!   `NET/OFI ...`, `NET/Plugin : No plugin found (libnccl-net.so)`;
+//! - `Channel 01/0 : 2[c7000] -> 0[87000] [receive] via NET/IB/5/GDRDMA` (GDR), `via NET/IB/3` (no GDR),
+//!   `via NET/Socket/0`, `via P2P/IPC`, `via P2P/direct pointer/read`, `via SHM/direct/direct`;
+//! - `NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'` / `Enabled for HCA ...`, `GPU Direct RDMA (DMABUF)
+//!   enabled for HCA ...`;
+//! - `Channel 00/02 :    0   1   2 ...` (a ring) and `Trees [0] 1/-1/-1->0->-1 ...`.
+
+use serde::{Deserialize, Serialize};
+
+use super::strip_launcher;
+
+/// One network device NCCL said it uses.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct NetDevice {
+    /// NCCL's index (`[0]`).
+    pub index: u32,
+    /// `mlx5_0:1`, or an interface name for sockets.
+    pub name: String,
+    /// `IB`, `RoCE`, or `socket`.
+    pub link: String,
+}
+
+/// A parsed log.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct NcclLog {
+    /// `2.18.5+cuda12.2`.
+    pub version: Option<String>,
+    /// Ranks (`nranks`).
+    pub ranks: Option<u32>,
+    /// Nodes (`nNodes`, else distinct hosts in the line prefixes).
+    pub nodes: Option<u32>,
+    /// `ib`, `roce`, `socket`, or the plugin's name (`aws libfabric`, `ofi`); `None` when the log does not say.
+    /// `ib` is also NCCL's NET/IB over RoCE when no line of the log shows the devices' link layer.
+    pub transport: Option<String>,
+    /// GPUDirect RDMA: `true` when the network channels run `/GDRDMA` or NCCL says it is enabled, `false` when
+    /// they run without it or NCCL says it is disabled; `None` when unknown.
+    pub gdr: Option<bool>,
+    /// The devices of the `NET/IB : Using` or `NET/Socket : Using` line.
+    pub net_devices: Vec<NetDevice>,
+    /// Distinct network devices the channels actually go through (`via NET/IB/<n>`).
+    pub nics_used: Option<u32>,
+    /// Whether `NET/IB : No device found.` was printed (no usable RDMA device: the socket fallback).
+    pub ib_not_found: bool,
+    /// Intra-node transports seen on the channels (`P2P/IPC`, `P2P/direct pointer`, `SHM`).
+    pub intra_node: Vec<String>,
+    /// Ring channels NCCL printed.
+    pub rings: u32,
+    /// Whether tree channels were printed.
+    pub trees: bool,
+    /// NCCL's warnings (`NCCL WARN ...`), at most 20.
+    pub warnings: Vec<String>,
+}
+
+/// The message of an NCCL line (after `NCCL INFO `), and the host of its prefix.
+fn message(line: &str) -> Option<(&str, Option<&str>, bool)> {
+    let (prefix, rest, warn) = if let Some(i) = line.find("NCCL INFO ") {
+        (&line[..i], &line[i + "NCCL INFO ".len()..], false)
+    } else if let Some(i) = line.find("NCCL WARN ") {
+        (&line[..i], &line[i + "NCCL WARN ".len()..], true)
+    } else {
+        return None;
+    };
+    // `host:pid:tid [dev] `: the host is everything before the second-to-last colon of the first word.
+    let first = prefix.split_whitespace().next().unwrap_or("");
+    let mut parts = first.rsplitn(3, ':');
+    let host = match (parts.next(), parts.next(), parts.next()) {
+        (Some(_tid), Some(_pid), Some(h)) if !h.is_empty() => Some(h),
+        _ => None,
+    };
+    Some((rest.trim(), host, warn))
+}
+
+/// The number after `key ` in a message.
+fn field(msg: &str, key: &str) -> Option<u32> {
+    let mut it = msg.split_whitespace();
+    while let Some(t) = it.next() {
+        if t == key {
+            return it.next().and_then(|v| v.parse().ok());
+        }
+    }
+    None
+}
+
+/// Reads an NCCL log.
+pub fn parse(text: &str) -> NcclLog {
+    let mut log = NcclLog::default();
+    let mut hosts: Vec<String> = Vec::new();
+    let mut used: Vec<u32> = Vec::new();
+    let mut net_gdr: Option<bool> = None;
+    let mut said_gdr: Option<bool> = None;
+    let mut rings: Vec<u32> = Vec::new();
+    let mut network: Option<String> = None;
+    let mut via_net_ib = false;
+    for raw in text.lines() {
+        let line = strip_launcher(raw);
+        let Some((msg, host, warn)) = message(line) else { continue };
+        if let Some(h) = host
+            && hosts.len() < 100_000
+            && !hosts.iter().any(|x| x == h)
+        {
+            hosts.push(h.to_string());
+        }
+        if warn {
+            if log.warnings.len() < 20 {
+                log.warnings.push(msg.chars().take(300).collect());
+            }
+            continue;
+        }
+        if let Some(v) = msg.strip_prefix("NCCL version ") {
+            log.version = v.split_whitespace().next().map(str::to_string);
+        } else if let Some(n) = field(msg, "nranks").or_else(|| field(msg, "nRanks")) {
+            log.ranks = Some(log.ranks.map_or(n, |r| r.max(n)));
+            if let Some(nodes) = field(msg, "nNodes") {
+                log.nodes = Some(nodes);
+            }
+        }
+        if msg.starts_with("NET/IB : No device found") {
+            log.ib_not_found = true;
+        } else if let Some(list) = msg.strip_prefix("NET/IB : Using ").or_else(|| msg.strip_prefix("NET/IB: Using ")) {
+            log.net_devices = devices(list, None);
+        } else if let Some(list) = msg.strip_prefix("NET/Socket : Using ") {
+            if log.net_devices.is_empty() || log.net_devices.iter().all(|d| d.link == "socket") {
+                log.net_devices = devices(list, Some("socket"));
+            }
+        } else if let Some(n) = msg.strip_prefix("Using network ") {
+            network = Some(n.trim().to_string());
+        } else if msg.starts_with("NET/OFI") && network.is_none() {
+            network = Some("OFI".to_string());
+        }
+        if msg.contains("GPU Direct RDMA Disabled") {
+            said_gdr = Some(false);
+        } else if msg.contains("GPU Direct RDMA Enabled") || msg.contains("GPU Direct RDMA (DMABUF) enabled") {
+            said_gdr = said_gdr.or(Some(true));
+        }
+        if let Some(via) = msg.split(" via ").nth(1) {
+            let via = via.trim();
+            if let Some(rest) = via.strip_prefix("NET/") {
+                // NET/IB/5/GDRDMA, NET/IB/3, NET/Socket/0, NET/AWS Libfabric/2/GDRDMA
+                let parts: Vec<&str> = rest.split('/').collect();
+                if let Some(n) = parts.iter().find_map(|p| p.parse::<u32>().ok())
+                    && !used.contains(&n)
+                    && used.len() < 1024
+                {
+                    used.push(n);
+                }
+                // Any network channel through GPUDirect RDMA means NCCL uses it.
+                let gdr = parts.iter().any(|p| p.starts_with("GDRDMA"));
+                net_gdr = Some(net_gdr.unwrap_or(false) || gdr);
+                if network.is_none() && parts.first() == Some(&"Socket") {
+                    network = Some("Socket".to_string());
+                }
+                via_net_ib |= parts.first() == Some(&"IB");
+            } else {
+                let kind = if via.starts_with("P2P/IPC") {
+                    "P2P/IPC"
+                } else if via.starts_with("P2P/CUMEM") {
+                    "P2P/CUMEM"
+                } else if via.starts_with("P2P") {
+                    "P2P/direct pointer"
+                } else if via.starts_with("SHM") {
+                    "SHM"
+                } else if via.starts_with("CollNet") {
+                    "CollNet"
+                } else {
+                    ""
+                };
+                if !kind.is_empty() && !log.intra_node.iter().any(|k| k == kind) {
+                    log.intra_node.push(kind.to_string());
+                }
+            }
+        } else if let Some(rest) = msg.strip_prefix("Channel ") {
+            // `Channel 00/02 :    0   1   2   3` is a ring; `Channel 00/0 : 0[0] -> 1[1] ...` has a via (above).
+            if let Some((id, order)) = rest.split_once(':')
+                && order.split_whitespace().all(|t| t.parse::<u32>().is_ok())
+                && order.split_whitespace().count() > 1
+                && let Some(ch) = id.split('/').next().and_then(|c| c.trim().parse::<u32>().ok())
+                && !rings.contains(&ch)
+                && rings.len() < 1024
+            {
+                rings.push(ch);
+            }
+        } else if msg.starts_with("Trees ") || msg.contains(" Trees [") {
+            log.trees = true;
+        }
+    }
+    log.nics_used = (!used.is_empty()).then(|| u32::try_from(used.len()).unwrap_or(u32::MAX));
+    log.rings = u32::try_from(rings.len()).unwrap_or(u32::MAX);
+    if log.nodes.is_none() && !hosts.is_empty() {
+        log.nodes = Some(u32::try_from(hosts.len()).unwrap_or(u32::MAX));
+    }
+    // The channels are the evidence; NCCL's own "Disabled/Enabled" lines stand in when no channel line is there.
+    log.gdr = match (net_gdr, said_gdr) {
+        (Some(g), _) => Some(g),
+        (None, s) => s,
+    };
+    log.transport = transport(&log, network.as_deref());
+    if log.transport.is_none() && via_net_ib {
+        // Channels through NET/IB, but no line that shows the devices' link layer: NCCL's IB verbs transport.
+        log.transport = Some("ib".to_string());
+    }
+    log
+}
+
+fn transport(log: &NcclLog, network: Option<&str>) -> Option<String> {
+    let rdma = |devs: &[NetDevice]| {
+        if devs.iter().any(|d| d.link == "IB") {
+            Some("ib".to_string())
+        } else if devs.iter().any(|d| d.link == "RoCE") {
+            Some("roce".to_string())
+        } else {
+            None
+        }
+    };
+    match network.map(str::to_ascii_lowercase).as_deref() {
+        Some("ib") => rdma(&log.net_devices).or(Some("ib".to_string())),
+        Some("socket") => Some("socket".to_string()),
+        Some(other) => Some(other.to_string()),
+        None if log.ib_not_found || log.net_devices.iter().any(|d| d.link == "socket") => {
+            if log.net_devices.iter().any(|d| d.link != "socket") {
+                rdma(&log.net_devices)
+            } else {
+                Some("socket".to_string())
+            }
+        }
+        None => rdma(&log.net_devices),
+    }
+}
+
+/// `[0]mlx5_0:1/IB [1]mlx5_1:1/RoCE [RO]; OOB ...` or `[0]ens3:172.31.12.210<0>`.
+fn devices(list: &str, link: Option<&str>) -> Vec<NetDevice> {
+    let list = list.split(';').next().unwrap_or("");
+    let mut out = Vec::new();
+    for t in list.split_whitespace() {
+        let Some(rest) = t.strip_prefix('[') else { continue };
+        let Some((idx, dev)) = rest.split_once(']') else { continue };
+        let Ok(index) = idx.parse::<u32>() else { continue };
+        if dev.is_empty() || out.len() >= 256 {
+            continue;
+        }
+        let (name, kind) = match link {
+            Some(l) => (dev.split(':').next().unwrap_or(dev).to_string(), l.to_string()),
+            None => match dev.rsplit_once('/') {
+                Some((n, k)) => (n.to_string(), k.to_string()),
+                None => (dev.to_string(), "IB".to_string()),
+            },
+        };
+        out.push(NetDevice { index, name, link: kind });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transports_and_gdr_read_from_the_lines_nccl_prints() {
+        let ib = "h1:1:2 [0] NCCL INFO NCCL version 2.18.5+cuda12.2\n\
+                  h1:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB eth0:10.0.0.1<0>\n\
+                  h1:1:2 [0] NCCL INFO Using network IB\n\
+                  h1:1:2 [0] NCCL INFO comm 0x55 rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId 1c000 - Init START\n\
+                  h2:1:2 [0] NCCL INFO Channel 01/0 : 2[c7000] -> 0[87000] [receive] via NET/IB/1/GDRDMA\n\
+                  h2:1:2 [0] NCCL INFO Channel 01/0 : 2[c7000] -> 0[87000] [send] via NET/IB/0/GDRDMA\n\
+                  h1:1:2 [0] NCCL INFO Channel 00/02 :    0   1   2   3\n\
+                  h1:1:2 [0] NCCL INFO Trees [0] 1/-1/-1->0->-1";
+        let l = parse(ib);
+        assert_eq!(l.version.as_deref(), Some("2.18.5+cuda12.2"));
+        assert_eq!((l.transport.as_deref(), l.gdr, l.ranks, l.nodes), (Some("ib"), Some(true), Some(16), Some(2)));
+        assert_eq!((l.nics_used, l.net_devices.len(), l.rings, l.trees), (Some(2), 2, 1, true));
+        let roce = "h:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [RO]; OOB x<0>\n\
+                    h:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'";
+        let l = parse(roce);
+        assert_eq!((l.transport.as_deref(), l.gdr), (Some("roce"), Some(false)));
+        let sock = "a:1:1 [0] NCCL INFO NET/IB : No device found.\na:1:1 [0] NCCL INFO NET/Socket : Using [0]ens3:172.31.12.210<0>";
+        assert_eq!(parse(sock).transport.as_deref(), Some("socket"));
+        let no_gdr = "h:1:2 [5] NCCL INFO Channel 03/0 : 5[5] -> 12[4] [send] via NET/IB/3\n\
+                      h:1:2 [7] NCCL INFO Channel 00/0 : 7[7] -> 6[6] via P2P/direct pointer/read";
+        let l = parse(no_gdr);
+        assert_eq!((l.gdr, l.intra_node.as_slice()), (Some(false), ["P2P/direct pointer".to_string()].as_slice()));
+        let ofi =
+            "n:1:1 [0] NCCL INFO NET/OFI Selected Provider is cxi\nn:1:1 [0] NCCL INFO Using network AWS Libfabric";
+        assert_eq!(parse(ofi).transport.as_deref(), Some("aws libfabric"));
+        assert_eq!(parse("no nccl here").transport, None);
+    }
+}
