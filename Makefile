@@ -17,7 +17,7 @@ export TRUNK_OFFLINE := true
 TRUNK := trunk --config trunk.toml
 
 .PHONY: serve dist estimate test setup setup-web setup-browser fmt-check clippy unit wasm doc web-test e2e \
-	page-size bench bench-report bench-page calibration
+	page-size bench bench-report bench-page calibration fuzz fuzz-build
 
 serve: setup-web
 	$(TRUNK) serve --release
@@ -31,7 +31,7 @@ estimate: setup
 	./target/release/probe-cli estimate step --params 7B --dtype bf16 --nodes 2 --gpus-per-node 8 --gpu h100-sxm \
 		--adapters 8 --link-gbps 25 --fabric roce --vs-link-gbps 400 --vs-fabric ib --ring-factor 2 $(ARGS)
 
-test: setup-browser fmt-check clippy unit wasm doc web-test e2e page-size
+test: setup-browser fmt-check clippy unit wasm doc fuzz-build web-test e2e page-size
 
 setup:
 	@./scripts/setup.sh
@@ -44,6 +44,7 @@ setup-browser:
 
 fmt-check:
 	$(CARGO) fmt --all -- --check
+	$(CARGO) fmt --manifest-path fuzz/Cargo.toml -- --check
 
 # The page builds for wasm32 only, so it is linted (and tested) for that target.
 clippy:
@@ -74,6 +75,20 @@ page-size: dist
 bench:
 	$(CARGO) bench -p estimator-core --bench estimate
 	$(CARGO) bench -p probe-cli --bench report
+
+# The fuzz targets (fuzz/, a workspace of its own) must keep building; running them needs cargo-fuzz (`make fuzz`).
+fuzz-build:
+	$(CARGO) build -q --manifest-path fuzz/Cargo.toml --bins
+
+# Each target FUZZ_SECONDS (default 600), seeded from tests/data; libFuzzer on stable through RUSTC_BOOTSTRAP.
+FUZZ_SECONDS ?= 600
+fuzz:
+	@command -v cargo-fuzz >/dev/null 2>&1 || $(CARGO) install --locked cargo-fuzz --version 0.13.2
+	./fuzz/seed.sh
+	for t in nccl_tests nccl_log nvidia_smi_topo ibstat ibv_devinfo report_json; do \
+		RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run -s none $$t fuzz/corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) \
+			-max_len=65536 -print_final_stats=1 || exit 1; \
+	done
 
 bench-report:
 	$(CARGO) bench -p probe-cli --bench report

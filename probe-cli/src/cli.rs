@@ -30,6 +30,22 @@ pub enum Command {
     Gather(GatherArgs),
     /// Print the JSON Schema of the report that `report --json` writes.
     Schema,
+    /// Read nccl-tests output, NCCL_DEBUG=INFO logs, `nvidia-smi topo -m`, `ibstat` or `ibv_devinfo` and say
+    /// what each file holds (the kind is detected).
+    #[command(after_help = "Examples:\n  probe-cli import all_reduce.log nccl-debug.log topo.txt\n  \
+                            probe-cli import --json all_reduce.log | jq '.[0].peak_busbw_gbs'")]
+    Import(ImportArgs),
+}
+
+/// `probe-cli import`
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The files (`-` for standard input).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<std::path::PathBuf>,
+    /// Print one JSON array, one object per file, instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `probe-cli report`

@@ -9,6 +9,7 @@
 mod cli;
 mod estimate;
 mod gather;
+mod imports;
 mod node;
 mod report;
 
@@ -47,6 +48,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Report(args) => node::report(&args),
         Command::Gather(args) => gather::gather(&args),
         Command::Schema => node::schema(),
+        Command::Import(args) => imports::import(&args),
     }
 }
 

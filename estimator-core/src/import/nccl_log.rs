@@ -39,8 +39,10 @@ pub struct NcclLog {
     pub version: Option<String>,
     /// Ranks (`nranks`).
     pub ranks: Option<u32>,
-    /// Nodes (`nNodes`, else distinct hosts in the line prefixes).
+    /// Nodes, when NCCL printed `nNodes`.
     pub nodes: Option<u32>,
+    /// Distinct hosts in the line prefixes (one node's log names only its own host).
+    pub hosts: u32,
     /// `ib`, `roce`, `socket`, or the plugin's name (`aws libfabric`, `ofi`); `None` when the log does not say.
     /// `ib` is also NCCL's NET/IB over RoCE when no line of the log shows the devices' link layer.
     pub transport: Option<String>,
@@ -197,9 +199,7 @@ pub fn parse(text: &str) -> NcclLog {
     }
     log.nics_used = (!used.is_empty()).then(|| u32::try_from(used.len()).unwrap_or(u32::MAX));
     log.rings = u32::try_from(rings.len()).unwrap_or(u32::MAX);
-    if log.nodes.is_none() && !hosts.is_empty() {
-        log.nodes = Some(u32::try_from(hosts.len()).unwrap_or(u32::MAX));
-    }
+    log.hosts = u32::try_from(hosts.len()).unwrap_or(u32::MAX);
     // The channels are the evidence; NCCL's own "Disabled/Enabled" lines stand in when no channel line is there.
     log.gdr = match (net_gdr, said_gdr) {
         (Some(g), _) => Some(g),
@@ -277,7 +277,7 @@ mod tests {
                   h1:1:2 [0] NCCL INFO Trees [0] 1/-1/-1->0->-1";
         let l = parse(ib);
         assert_eq!(l.version.as_deref(), Some("2.18.5+cuda12.2"));
-        assert_eq!((l.transport.as_deref(), l.gdr, l.ranks, l.nodes), (Some("ib"), Some(true), Some(16), Some(2)));
+        assert_eq!((l.transport.as_deref(), l.gdr, l.ranks, l.hosts), (Some("ib"), Some(true), Some(16), 2));
         assert_eq!((l.nics_used, l.net_devices.len(), l.rings, l.trees), (Some(2), 2, 1, true));
         let roce = "h:1:2 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [RO]; OOB x<0>\n\
                     h:1:2 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'";

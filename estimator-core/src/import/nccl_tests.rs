@@ -85,9 +85,9 @@ pub struct NcclTestsRun {
     pub iters: Option<u32>,
     /// The rank/device lines.
     pub devices: Vec<RankDevice>,
-    /// Ranks: from the rank lines, else unknown.
+    /// Ranks: the highest rank of the rank lines plus one, else unknown.
     pub ranks: Option<u32>,
-    /// Distinct hosts in the rank lines.
+    /// Distinct hosts in the rank lines (at most the nodes: excerpts may drop some).
     pub nodes: Option<u32>,
     /// The table, in order.
     pub rows: Vec<NcclTestsRow>,
@@ -265,7 +265,9 @@ pub fn parse(text: &str) -> NcclTestsRun {
     }
     run.peak_busbw_gbs = run.rows.iter().map(|r| r.busbw_gbs).fold(None, |m, b| Some(m.map_or(b, |m: f64| m.max(b))));
     if !run.devices.is_empty() {
-        run.ranks = Some(u32::try_from(run.devices.len()).unwrap_or(u32::MAX));
+        // Excerpts often keep only the first and last rank lines: the highest rank tells the count.
+        let top = run.devices.iter().map(|d| d.rank).max().unwrap_or(0);
+        run.ranks = Some(top.saturating_add(1).max(u32::try_from(run.devices.len()).unwrap_or(u32::MAX)));
         run.nodes = (!hosts.is_empty()).then(|| u32::try_from(hosts.len()).unwrap_or(u32::MAX));
     }
     run.truncated = last_row_cut || (!run.rows.is_empty() && run.avg_busbw_gbs.is_none());

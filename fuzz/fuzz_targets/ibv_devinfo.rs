@@ -1,0 +1,13 @@
+//! Any bytes, read as text by the ibv_devinfo reader (and by detect + import): no panic, and the result serializes.
+#![no_main]
+
+use estimator_core::import::{self, Kind};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    let read = import::read(Kind::IbvDevinfo, &text);
+    assert_eq!(read.kind(), Kind::IbvDevinfo);
+    serde_json::to_string(&read).expect("a parsed result always serializes");
+    let _ = import::import(&text);
+});

@@ -1,0 +1,68 @@
+//! probe-cli import on the real outputs in tests/data: the kind of each file and the JSON keys issue 5 names.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data").join(rel)
+}
+
+fn first(dir: &str, start: &str) -> PathBuf {
+    let mut names: Vec<PathBuf> = std::fs::read_dir(data(dir))
+        .expect("dir")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(start)))
+        .collect();
+    names.sort();
+    names.into_iter().next().unwrap_or_else(|| panic!("no {start}"))
+}
+
+fn cli() -> Command {
+    Command::cargo_bin("probe-cli").expect("binary is built")
+}
+
+#[test]
+fn import_json_has_one_object_per_file_with_its_kind() {
+    let files = [
+        first("nccl-tests/raw", "nccl-tests-290-h100-2node-ndr-default"),
+        first("tool-outputs", "nccl_03"),
+        first("tool-outputs", "nvidia-smi-topo-m_01"),
+        first("tool-outputs", "ibstat_01"),
+        first("tool-outputs", "ibv_devinfo_03"),
+    ];
+    let out = cli().arg("import").arg("--json").args(&files).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let kinds: Vec<&str> = v.as_array().expect("array").iter().map(|o| o["kind"].as_str().expect("kind")).collect();
+    assert_eq!(kinds, ["nccl-tests", "nccl-log", "nvidia-smi-topo", "ibstat", "ibv-devinfo"]);
+    let run = &v[0];
+    let last = &run["rows"][10];
+    assert_eq!(
+        (last["size_bytes"].as_f64(), last["time_us"].as_f64(), last["algbw_gbs"].as_f64(), last["busbw_gbs"].as_f64()),
+        (Some(8589934592.0), Some(103530.0), Some(82.97), Some(155.57))
+    );
+    assert_eq!(run["peak_busbw_gbs"].as_f64(), Some(166.22));
+    assert!(run.get("ranks").is_some());
+    assert_eq!((v[1]["transport"].as_str(), v[1]["gdr"].as_bool()), (Some("roce"), Some(false)));
+    assert_eq!(v[2]["nearest"][0]["class"], "PIX");
+}
+
+#[test]
+fn import_text_says_what_it_found_and_unknown_files_fail_but_others_print() {
+    let socket = first("tool-outputs", "nccl_05");
+    let out = cli().arg("import").arg(&socket).arg(data("../../README.md")).output().expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("nccl-log") && text.contains("transport socket"), "{text}");
+    assert!(text.contains("not recognised"), "{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 of 2 files"));
+    // Standard input, and a directory.
+    let run = std::fs::read(first("nccl-tests/raw", "wutz-h100")).expect("read");
+    let out = cli().args(["import", "-"]).write_stdin(run).output().expect("runs");
+    assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("nccl-tests"));
+    cli().arg("import").arg(data("tool-outputs")).assert().code(1);
+    cli().arg("import").assert().code(2);
+}
