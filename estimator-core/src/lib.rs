@@ -20,6 +20,7 @@ pub mod catalog;
 pub mod collective;
 pub mod estimate;
 pub mod fabric;
+pub mod health;
 pub mod import;
 pub mod memory;
 pub mod quantity;

@@ -170,9 +170,9 @@ fn large_message(p: &Point) -> Option<(f64, f64)> {
     Some((8.0 * 1024.0 * 1024.0 * 1024.0, v))
 }
 
-/// Replays one point. `None` when it has no large-message figure at all.
-pub fn replay(p: &Point) -> Option<Replay> {
-    let (size, measured) = large_message(p)?;
+/// The hardware of a point as a scenario, the group it is scored in, and what was assumed. `None` when its
+/// scenario is not valid.
+pub fn scenario_of(p: &Point) -> Option<(Scenario, Group, Vec<String>)> {
     let notes = p.notes.clone().unwrap_or_default().to_ascii_lowercase();
     let mut assumptions = Vec::new();
     let lookup = catalog::lookup(&p.gpu);
@@ -215,7 +215,6 @@ pub fn replay(p: &Point) -> Option<Replay> {
     let ring_forced = algo.contains("ring") || algo.contains("nvls_enable=0");
     let input = ScenarioInput { algorithm: if ring_forced { Algorithm::Ring } else { Algorithm::Auto }, ..input };
     let scenario = Scenario::new(input).ok()?;
-    let model = allreduce(&scenario, Bytes::new(size));
     let group = if notes.contains("degraded") || notes.contains("misconfig") {
         Group::Unhealthy
     } else if low_confidence {
@@ -225,6 +224,14 @@ pub fn replay(p: &Point) -> Option<Replay> {
     } else {
         Group::Point
     };
+    Some((scenario, group, assumptions))
+}
+
+/// Replays one point. `None` when it has no large-message figure at all.
+pub fn replay(p: &Point) -> Option<Replay> {
+    let (size, measured) = large_message(p)?;
+    let (scenario, group, assumptions) = scenario_of(p)?;
+    let model = allreduce(&scenario, Bytes::new(size));
     let predicted = model.busbw_gbs;
     let tree = model.tree_2node_busbw_gbs;
     let error = match (group, tree) {

@@ -47,3 +47,61 @@ fn readme_holds_the_current_table() {
         "README's calibration table is stale: run scripts/update-calibration-table.sh"
     );
 }
+
+/// The health verdict on the calibration set: the points whose notes call them degraded or misconfigured come out
+/// degraded or unhealthy; the healthy ones (Point and TwoNodeDefault groups) come out healthy. The run is read from
+/// the point's raw table by estimator-core's nccl-tests reader, as `probe-cli health` reads a file.
+#[test]
+fn health_verdicts_follow_the_notes() {
+    use estimator_core::health::{Evidence, Verdict, judge};
+    use estimator_core::import::{Imported, NcclTestsRow, NcclTestsRun};
+    let points = load(&calibration_path()).expect("calibration file reads");
+    let mut judged = Vec::new();
+    for p in &points {
+        let Some((scenario, group, _)) = tests::calibration::scenario_of(p) else { continue };
+        if group == Group::LowConfidence {
+            continue;
+        }
+        // The point's own rows (a raw file may hold several runs: the point records which rows are its own).
+        let run = NcclTestsRun {
+            rows: p
+                .rows
+                .iter()
+                .filter_map(|r| {
+                    Some(NcclTestsRow { size_bytes: r.size_bytes, busbw_gbs: r.busbw_gbps?, ..Default::default() })
+                })
+                .collect(),
+            ..Default::default()
+        };
+        let Some(h) = judge(&scenario, &run, Evidence::default()) else { continue };
+        let want_healthy = group != Group::Unhealthy;
+        assert_eq!(
+            h.verdict == Verdict::Healthy,
+            want_healthy,
+            "{}: {:?} at {:.2} of expected ({:.1} measured vs {:.1} ring, {:?} tree)",
+            p.id,
+            h.verdict,
+            h.large.ratio,
+            h.large.measured_busbw_gbs,
+            h.large.expected_busbw_gbs,
+            h.large.expected_tree_busbw_gbs
+        );
+        judged.push((p.id.clone(), group, h.verdict));
+    }
+    for (id, group, verdict) in &judged {
+        println!("{id:48} {group:?} -> {}", verdict.name());
+    }
+    assert!(judged.iter().filter(|j| j.1 == Group::Unhealthy).count() >= 2, "{judged:?}");
+    assert!(judged.len() >= 20, "{judged:?}");
+    // The reader gives the same verdict from the raw table of an unhealthy point.
+    let raw = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data/nccl-tests/raw/nccl-tests-290-h100-2node-ndr-ring.txt"),
+    )
+    .expect("raw");
+    let Some(Imported::NcclTests(run)) = estimator_core::import::import(&raw) else { panic!("not read") };
+    let p = points.iter().find(|p| p.id == "nccl-tests-290-h100-2node-ndr-ring").expect("point");
+    let (scenario, _, _) = tests::calibration::scenario_of(p).expect("scenario");
+    let h = judge(&scenario, &run, Evidence::default()).expect("rows");
+    assert_ne!(h.verdict, Verdict::Healthy, "{h:?}");
+}
