@@ -95,7 +95,7 @@ pub struct Health {
     pub large: SizeCheck,
     /// The check at a mid size, when the run has one.
     pub mid: Option<SizeCheck>,
-    /// Likely causes, most likely first (also for a healthy run: a note such as the two-node Tree reading).
+    /// Likely causes, most likely first; for a healthy run only the note on a two-node Tree reading.
     pub causes: Vec<Cause>,
 }
 
@@ -286,6 +286,10 @@ pub fn judge(s: &Scenario, run: &NcclTestsRun, ev: Evidence<'_>) -> Option<Healt
                 ],
             ),
         );
+    }
+    if verdict == Verdict::Healthy {
+        // Nothing to explain: keep only what reads the figure (the two-node Tree note).
+        causes.retain(|c| c.id == "tree-reading");
     }
     Some(Health { verdict, large, mid, causes })
 }

@@ -503,8 +503,23 @@ pub struct Report {
     /// Files that were missing, unreadable or garbled, and other things a reader should know.
     #[serde(default)]
     pub warnings: Vec<Warning>,
+    /// Tool outputs attached with `probe-cli report --attach` (nccl-tests, NCCL logs, `nvidia-smi topo -m`, ...),
+    /// as estimator-core's readers read them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<Attachment>,
     /// What maps onto the estimator.
     pub summary: Summary,
+}
+
+/// One attached tool output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Attachment {
+    /// The file's name (without its directories).
+    pub file: String,
+    /// What it held.
+    #[serde(flatten)]
+    pub imported: crate::import::Imported,
 }
 
 /// Where the report's facts were read.

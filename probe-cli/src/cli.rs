@@ -35,6 +35,30 @@ pub enum Command {
     #[command(after_help = "Examples:\n  probe-cli import all_reduce.log nccl-debug.log topo.txt\n  \
                             probe-cli import --json all_reduce.log | jq '.[0].peak_busbw_gbs'")]
     Import(ImportArgs),
+    /// Judge a measured nccl-tests run against what the model expects for this hardware: healthy, degraded or
+    /// unhealthy, with likely causes (from an NCCL log, nvidia-smi topo -m or the report's attachments).
+    #[command(after_help = "Examples:\n  probe-cli health --report node.json all_reduce.log nccl-debug.log\n  \
+                            probe-cli health --gpus-per-node 8 --gpu h100 --adapters 8 --link-gbps 400 --fabric ib \
+                            all_reduce.log")]
+    Health(HealthArgs),
+}
+
+/// `probe-cli health`
+#[derive(Debug, Args)]
+pub struct HealthArgs {
+    /// The files: one nccl-tests output (all_reduce_perf), and optionally the run's NCCL_DEBUG=INFO log and
+    /// `nvidia-smi topo -m` of a node.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<std::path::PathBuf>,
+    /// The node's `probe-cli report --json` (its hardware, and its attachments as evidence).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["gpu", "gpus_per_node", "adapters", "link_gbps", "fabric", "no_gdr"])]
+    pub report: Option<std::path::PathBuf>,
+    /// Nodes in the run (default: its ranks / GPUs per node, else the log's nNodes, else 2).
+    #[arg(long, allow_negative_numbers = true)]
+    pub nodes: Option<i64>,
+    /// The hardware, when there is no report.
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 }
 
 /// `probe-cli import`
@@ -60,6 +84,10 @@ pub struct ReportArgs {
     /// Keep hostnames, GUIDs, MAC and IP addresses, serial numbers and UUIDs (redacted by default).
     #[arg(long)]
     pub include_identifiers: bool,
+    /// Put these tool outputs into the report (nccl-tests output, NCCL_DEBUG=INFO logs, nvidia-smi topo -m,
+    /// ibstat, ibv_devinfo), read as `probe-cli import` reads them.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub attach: Vec<std::path::PathBuf>,
 }
 
 /// `probe-cli gather`

@@ -22,12 +22,12 @@ fn flag(field: Field) -> String {
     }
 }
 
-fn usage(e: &ScenarioError) -> Failure {
+pub(crate) fn usage(e: &ScenarioError) -> Failure {
     Failure::Usage(format!("{}: {}", flag(e.field), e.reason))
 }
 
 /// Fills the cluster part of a scenario from the shared flags.
-fn apply_cluster(input: &mut ScenarioInput, c: &ClusterArgs, nodes: i64) -> Result<(), Failure> {
+pub(crate) fn apply_cluster(input: &mut ScenarioInput, c: &ClusterArgs, nodes: i64) -> Result<(), Failure> {
     input.nodes = nodes;
     input.gpus_per_node = c.gpus_per_node;
     input.gpu = c.gpu.clone();

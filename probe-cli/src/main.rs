@@ -9,6 +9,7 @@
 mod cli;
 mod estimate;
 mod gather;
+mod health;
 mod imports;
 mod node;
 mod report;
@@ -49,6 +50,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::Gather(args) => gather::gather(&args),
         Command::Schema => node::schema(),
         Command::Import(args) => imports::import(&args),
+        Command::Health(args) => health::health(&args),
     }
 }
 

@@ -27,7 +27,17 @@ pub fn run_probe(root: Option<&Path>, identifiers: bool) -> Result<Probe, Failur
 
 /// Runs `report`: text by default, the JSON document with `--json`. Exit 0 whenever a report was written.
 pub fn report(a: &ReportArgs) -> Result<(), Failure> {
-    let p = run_probe(a.root.as_deref(), a.include_identifiers)?;
+    let mut p = run_probe(a.root.as_deref(), a.include_identifiers)?;
+    for path in &a.attach {
+        let r = crate::imports::import_file(path);
+        let file = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        match r.imported {
+            Some(imported) => p.report.attachments.push(estimator_core::report::Attachment { file, imported }),
+            None => {
+                return Err(Failure::Usage(format!("--attach {}: {}", path.display(), r.error.unwrap_or_default())));
+            }
+        }
+    }
     if a.json { print_json(&p.report) } else { print_text(&crate::report::text::render(&p.report)) }
 }
 

@@ -66,3 +66,49 @@ fn import_text_says_what_it_found_and_unknown_files_fail_but_others_print() {
     cli().arg("import").arg(data("tool-outputs")).assert().code(1);
     cli().arg("import").assert().code(2);
 }
+
+#[test]
+fn health_judges_a_run_with_its_log_and_the_report_carries_attachments() {
+    let run = first("nccl-tests/raw", "nccl-tests-290-h100-2node-ndr-ring");
+    let log = first("tool-outputs", "nccl_02");
+    let out = cli()
+        .args(["health", "--json", "--gpus-per-node", "8", "--gpu", "h100", "--adapters", "8", "--link-gbps", "400"])
+        .args(["--fabric", "ib", "--algo", "ring"])
+        .arg(&run)
+        .arg(&log)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["verdict"], "unhealthy");
+    let ids: Vec<&str> = v["causes"].as_array().expect("causes").iter().filter_map(|c| c["id"].as_str()).collect();
+    assert!(ids.contains(&"gdr-off") && ids.contains(&"fewer-nics"), "{ids:?}");
+    assert_eq!(v["input"]["nodes"], 2);
+
+    // report --attach puts the outputs into the report; health reads them back as evidence.
+    let dir = std::env::temp_dir().join(format!("probe-health-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let node = dir.join("node.json");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/nodes/h100-ib-8x400");
+    let out = cli()
+        .args(["report", "--json", "--root"])
+        .arg(&fixture)
+        .arg("--attach")
+        .arg(first("tool-outputs", "nvidia-smi-topo-m_01"))
+        .arg(&log)
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    std::fs::write(&node, &out.stdout).expect("write");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let kinds: Vec<&str> =
+        report["attachments"].as_array().expect("attachments").iter().filter_map(|a| a["kind"].as_str()).collect();
+    assert_eq!(kinds, ["nvidia-smi-topo", "nccl-log"]);
+    let out = cli().args(["health", "--report"]).arg(&node).arg(&run).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("Verdict: unhealthy") && text.contains("attached to"), "{text}");
+    // Without an nccl-tests file there is nothing to judge; an attachment that is not a tool output is refused.
+    cli().args(["health", "--report"]).arg(&node).arg(&log).assert().code(2);
+    cli().args(["report", "--attach"]).arg(data("../../README.md")).assert().code(2);
+    std::fs::remove_dir_all(dir).expect("cleanup");
+}

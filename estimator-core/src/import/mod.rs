@@ -54,6 +54,7 @@ impl Kind {
 
 /// What a text held, by kind.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind")]
 pub enum Imported {
     /// nccl-tests output.

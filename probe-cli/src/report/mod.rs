@@ -193,6 +193,7 @@ fn probe_within(mut tree: Tree, libs: Libraries, identifiers: bool, limit: Durat
         gdr,
         affinity,
         warnings,
+        attachments: Vec::new(),
         summary,
     };
     Probe { report, captured: tree.captured, nvml: nvml.ok(), verbs: verbs.ok() }
