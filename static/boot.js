@@ -6,10 +6,8 @@ const embed = new URLSearchParams(location.search).get("embed");
 if (embed !== null && ["1", "true", "yes", ""].includes(embed)) {
   document.documentElement.classList.add("embed");
 }
-// "Your node" (static in index.html): a chosen, dropped or pasted report goes to the report worker, which the
-// page starts the first time it is needed (it is not part of the first load). The worker checks the size, the
-// JSON and the fields with estimator-core, and answers with the status to show (escaped HTML) and, when it filled
-// a scenario, the page's new URL query; the page then re-reads its state from the URL ("rdma-state").
+// "Your node": a chosen, dropped or pasted file goes to the report worker (started on first use, see
+// ARCHITECTURE.md), which answers with escaped status HTML and, when it changed a scenario, the new URL query.
 let worker = null;
 function reportWorker() {
   if (!worker) {
@@ -26,7 +24,7 @@ function reportWorker() {
 async function loadReport(text, name, size) {
   const status = document.getElementById("report-status");
   const side = document.getElementById("report-side").value;
-  status.textContent = "Reading " + (name || "the pasted report") + "…";
+  status.textContent = "Reading " + (name || "the pasted text") + "…";
   try {
     const w = await reportWorker();
     const reply = await new Promise((resolve) => {
@@ -43,11 +41,10 @@ async function loadReport(text, name, size) {
     status.textContent = "The report reader could not start in this browser (" + err.message + ").";
   }
 }
-const MAX_REPORT_BYTES = 1 << 20;
 async function loadFile(file) {
   if (!file) return;
-  // Over 1 MiB is refused unread (the worker says why): a report is about 30 KB.
-  const text = file.size > MAX_REPORT_BYTES ? "" : await file.text();
+  // Over 16 MiB is refused unread; the worker says why.
+  const text = file.size > 16 << 20 ? "" : await file.text();
   loadReport(text, file.name, file.size);
 }
 document.addEventListener("change", (e) => {

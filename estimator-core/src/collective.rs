@@ -37,6 +37,8 @@ pub enum Bottleneck {
     GpuPcie,
     /// TCP sockets, whatever the link speed.
     Sockets,
+    /// Not modelled: the bus bandwidth measured with nccl-tests (`measured_busbw_gbs`).
+    Measured,
 }
 
 impl Bottleneck {
@@ -49,6 +51,7 @@ impl Bottleneck {
             Bottleneck::HostStaging => "staging through host memory (no GPUDirect RDMA)",
             Bottleneck::GpuPcie => "the GPUs' PCIe links to the adapters",
             Bottleneck::Sockets => "TCP sockets (NCCL's socket transport)",
+            Bottleneck::Measured => "the bus bandwidth measured with nccl-tests",
         }
     }
 }
@@ -117,24 +120,25 @@ pub fn bus_bandwidth(s: &Scenario) -> BusBandwidth {
         };
     }
     if s.nodes() == 1 {
-        let busbw = match s.input().algorithm {
+        let modelled = match s.input().algorithm {
             Algorithm::Auto => intra.allreduce,
             Algorithm::Ring => intra.ring,
         };
-        return BusBandwidth {
-            busbw,
-            bottleneck: Bottleneck::IntraNode,
-            network: None,
-            intra_node: busbw,
-            efficiency: eff,
+        let (busbw, bottleneck) = match s.input().measured_busbw_gbs {
+            Some(m) => (GbytePerSec::new(m), Bottleneck::Measured),
+            None => (modelled, Bottleneck::IntraNode),
         };
+        return BusBandwidth { busbw, bottleneck, network: None, intra_node: modelled, efficiency: eff };
     }
     let (network, net_limit) = network_bandwidth(s, eff);
     let g = f64::from(s.gpus_per_node());
     let intra_cap =
         if s.gpus_per_node() > 1 { intra.ring.scale(g / (g - 1.0)) } else { GbytePerSec::new(f64::INFINITY) };
-    let (busbw, bottleneck) =
-        if intra_cap < network { (intra_cap, Bottleneck::IntraNode) } else { (network, net_limit) };
+    let (busbw, bottleneck) = match s.input().measured_busbw_gbs {
+        Some(m) => (GbytePerSec::new(m), Bottleneck::Measured),
+        None if intra_cap < network => (intra_cap, Bottleneck::IntraNode),
+        None => (network, net_limit),
+    };
     BusBandwidth {
         busbw,
         bottleneck,
@@ -340,5 +344,31 @@ mod tests {
         assert_eq!(r.time_us, 0.0);
         assert_eq!(r.busbw_gbs, 0.0);
         assert_eq!(r.bottleneck, Bottleneck::None);
+    }
+}
+
+#[cfg(test)]
+mod measured_tests {
+    use super::*;
+    use crate::ScenarioInput;
+
+    #[test]
+    fn a_measured_bus_bandwidth_replaces_the_model_on_its_own_hardware_only() {
+        let s = Scenario::new(ScenarioInput { measured_busbw_gbs: Some(155.6), ..ScenarioInput::default() })
+            .expect("valid");
+        let b = bus_bandwidth(&s);
+        assert_eq!((b.busbw.get(), b.bottleneck), (155.6, Bottleneck::Measured));
+        // Another model on the same hardware keeps it; other hardware or another node count drops it.
+        let bigger = s.with(|i| i.params = 70e9).expect("valid");
+        assert_eq!(bus_bandwidth(&bigger).bottleneck, Bottleneck::Measured);
+        for changed in [s.with(|i| i.nodes = 4), s.with(|i| i.link_gbps = 200.0), s.with(|i| i.adapters_per_node = 4)] {
+            assert_ne!(bus_bandwidth(&changed.expect("valid")).bottleneck, Bottleneck::Measured);
+        }
+        let one =
+            Scenario::new(ScenarioInput { nodes: 1, measured_busbw_gbs: Some(400.0), ..ScenarioInput::default() })
+                .expect("valid");
+        assert_eq!(bus_bandwidth(&one).busbw.get(), 400.0);
+        let bad = Scenario::new(ScenarioInput { measured_busbw_gbs: Some(-1.0), ..ScenarioInput::default() });
+        assert_eq!(bad.expect_err("rejected").field, crate::Field::MeasuredBusbwGbs);
     }
 }

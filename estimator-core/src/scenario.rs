@@ -204,6 +204,10 @@ pub struct ScenarioInput {
     pub latency_us: Option<f64>,
     /// Override: the ring factor (2(N-1)/N by default; 2 gives the "many participants" bound).
     pub ring_factor: Option<f64>,
+    /// Override: the all-reduce bus bandwidth measured with nccl-tests on this hardware at this node count, GB/s.
+    /// It replaces the modelled bottleneck (`Bottleneck::Measured`); a variant with other hardware or another node
+    /// count (`Scenario::with`, sweeps, the fabric ladder) drops it.
+    pub measured_busbw_gbs: Option<f64>,
     /// Exposed communication allowed as a share of the step when choosing a fabric.
     pub target_exposed_share: f64,
 }
@@ -231,6 +235,7 @@ impl Default for ScenarioInput {
             link_efficiency: None,
             latency_us: None,
             ring_factor: None,
+            measured_busbw_gbs: None,
             target_exposed_share: DEFAULT_TARGET_EXPOSED_SHARE,
         }
     }
@@ -256,6 +261,7 @@ pub enum Field {
     LinkEfficiency,
     LatencyUs,
     RingFactor,
+    MeasuredBusbwGbs,
     TargetExposedShare,
     /// The message size of a single all-reduce (`collective::message_bytes`).
     Bytes,
@@ -280,6 +286,7 @@ impl Field {
             Field::LinkEfficiency => "link_efficiency",
             Field::LatencyUs => "latency_us",
             Field::RingFactor => "ring_factor",
+            Field::MeasuredBusbwGbs => "measured_busbw_gbs",
             Field::TargetExposedShare => "target_exposed_share",
             Field::Bytes => "bytes",
         }
@@ -471,6 +478,10 @@ impl Scenario {
         if let Some(r) = input.ring_factor {
             range(Field::RingFactor, r, MIN_FRACTION, 2.0, "")?;
         }
+        if let Some(b) = input.measured_busbw_gbs {
+            // 10 TB/s: above any bus bandwidth nccl-tests prints (NVL72 racks read about 900 GB/s).
+            range(Field::MeasuredBusbwGbs, b, MIN_FRACTION, 10_000.0, " GB/s")?;
+        }
         range(Field::TargetExposedShare, input.target_exposed_share, MIN_FRACTION, 1.0, "")?;
 
         let gpu = gpu_lookup.spec();
@@ -510,6 +521,15 @@ impl Scenario {
     pub fn with(&self, change: impl FnOnce(&mut ScenarioInput)) -> Result<Scenario, ScenarioError> {
         let mut input = self.input.clone();
         change(&mut input);
+        // A measured bus bandwidth belongs to the hardware and node count it was measured on.
+        let same_hardware = |a: &ScenarioInput, b: &ScenarioInput| {
+            (a.nodes, a.gpus_per_node, &a.gpu, a.intra_node, a.adapters_per_node, a.fabric, a.gdr, a.algorithm)
+                == (b.nodes, b.gpus_per_node, &b.gpu, b.intra_node, b.adapters_per_node, b.fabric, b.gdr, b.algorithm)
+                && a.link_gbps == b.link_gbps
+        };
+        if input.measured_busbw_gbs == self.input.measured_busbw_gbs && !same_hardware(&input, &self.input) {
+            input.measured_busbw_gbs = None;
+        }
         if input.gpu == self.input.gpu { Scenario::build(input, self.gpu_lookup) } else { Scenario::new(input) }
     }
 

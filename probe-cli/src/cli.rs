@@ -165,6 +165,10 @@ pub struct ClusterArgs {
     /// Override: latency of one all-reduce, microseconds.
     #[arg(long, allow_negative_numbers = true)]
     pub latency_us: Option<f64>,
+    /// Override: the all-reduce bus bandwidth you measured with nccl-tests on this hardware and node count, GB/s;
+    /// it replaces the modelled one (`probe-cli import run.log` prints it).
+    #[arg(long, allow_negative_numbers = true, value_name = "GBS")]
+    pub measured_busbw_gbs: Option<f64>,
     /// Print one JSON document on stdout instead of text.
     #[arg(long)]
     pub json: bool,

@@ -37,6 +37,7 @@ pub(crate) fn apply_cluster(input: &mut ScenarioInput, c: &ClusterArgs, nodes: i
     input.algorithm = c.algo;
     input.link_efficiency = c.link_efficiency;
     input.latency_us = c.latency_us;
+    input.measured_busbw_gbs = c.measured_busbw_gbs;
     if nodes > 1 {
         input.adapters_per_node =
             c.adapters.ok_or_else(|| Failure::Usage("--adapters is required when --nodes > 1".to_string()))?;
@@ -83,6 +84,7 @@ pub fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>), Failure> {
             input.algorithm = c.algo;
             input.link_efficiency = c.link_efficiency;
             input.latency_us = c.latency_us;
+            input.measured_busbw_gbs = c.measured_busbw_gbs;
             head.summary.apply(&mut input)
         }
     };

@@ -102,6 +102,8 @@ fn scenario(
         }
         None => apply_cluster(&mut input, c, nodes)?,
     }
+    // The run is judged against the model, never against a measurement.
+    input.measured_busbw_gbs = None;
     Scenario::new(input).map_err(|e| usage(&e))
 }
 

@@ -112,3 +112,42 @@ fn health_judges_a_run_with_its_log_and_the_report_carries_attachments() {
     cli().args(["report", "--attach"]).arg(data("../../README.md")).assert().code(2);
     std::fs::remove_dir_all(dir).expect("cleanup");
 }
+
+#[test]
+fn a_measured_bus_bandwidth_replaces_the_model_in_estimate() {
+    let out = cli()
+        .args([
+            "estimate",
+            "step",
+            "--nodes",
+            "2",
+            "--adapters",
+            "8",
+            "--link-gbps",
+            "400",
+            "--measured-busbw-gbs",
+            "95.5",
+            "--json",
+        ])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!((v["bottleneck"].as_str(), v["busbw_gbs"].as_f64()), (Some("measured"), Some(95.5)));
+    assert_eq!(v["input"]["measured_busbw_gbs"], 95.5);
+    cli()
+        .args([
+            "estimate",
+            "step",
+            "--nodes",
+            "2",
+            "--adapters",
+            "8",
+            "--link-gbps",
+            "400",
+            "--measured-busbw-gbs",
+            "0",
+        ])
+        .assert()
+        .code(2);
+}

@@ -193,7 +193,7 @@ async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     let text = serde_json::to_string(&roce).map_err(|e| e.to_string())?;
     js(c, &format!("document.getElementById('report-text').value = {text}; return null;")).await?;
     c.find(Locator::Id("report-apply")).await.map_err(|e| e.to_string())?.click().await.map_err(|e| e.to_string())?;
-    wait_text(c, "report-status", |t| t.contains("Filled scenario B from the pasted report")).await?;
+    wait_text(c, "report-status", |t| t.contains("Filled scenario B from the pasted text")).await?;
     assert_eq!(value_of(c, "b-fabric").await?, "roce");
     assert_eq!(value_of(c, "b-link").await?, "200");
     assert_eq!(value_of(c, "b-gpu").await?, "l40s");
@@ -214,6 +214,27 @@ async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     wait_text(c, "report-status", |t| t.contains("Filled scenario B from eth.json")).await?;
     assert_eq!(value_of(c, "b-fabric").await?, "tcp");
     assert_eq!(value_of(c, "b-link").await?, "25");
+
+    // Paste a measured nccl-tests run into A (now 8 x 400G InfiniBand): a verdict, and A uses the measured figure.
+    let run = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("data/nccl-tests/raw/nccl-tests-290-h100-2node-ndr-ring.txt"),
+    )
+    .map_err(|e| e.to_string())?;
+    c.find(Locator::Id("report-side"))
+        .await
+        .map_err(|e| e.to_string())?
+        .select_by_value("a")
+        .await
+        .map_err(|e| e.to_string())?;
+    let text = serde_json::to_string(&run).map_err(|e| e.to_string())?;
+    js(c, &format!("document.getElementById('report-text').value = {text}; return null;")).await?;
+    c.find(Locator::Id("report-apply")).await.map_err(|e| e.to_string())?.click().await.map_err(|e| e.to_string())?;
+    let status = wait_text(c, "report-status", |t| t.contains("Verdict:")).await?;
+    assert!(status.contains("Verdict: unhealthy") && status.contains("nccl-tests"), "{status}");
+    wait_text(c, "main", |t| t.contains("GB/s, measured;")).await?;
+    assert!(value_of(c, "a-busbw").await?.starts_with("95.5"));
+    fit_height(c, 1280).await?;
+    save_screenshot(c, "node-report-health.png").await?;
     Ok(())
 }
 

@@ -380,10 +380,11 @@ const FIELDS: [Spec; 15] = [
 ];
 
 /// Under "Advanced".
-const ADVANCED: [Spec; 3] = [
+const ADVANCED: [Spec; 4] = [
     text(FormField::Accum, "Gradient-accumulation steps", "", None),
     text(FormField::Efficiency, "Adapter efficiency (empty: the fabric's)", "%", None),
     text(FormField::Latency, "Latency per collective (empty: the model's)", "µs", None),
+    text(FormField::Busbw, "Measured bus bandwidth (empty: the model's)", "GB/s", None),
 ];
 
 #[component]

@@ -43,11 +43,12 @@ pub enum FormField {
     Accum,
     Efficiency,
     Latency,
+    Busbw,
 }
 
 impl FormField {
     /// Every field, in form order.
-    pub const ALL: [FormField; 18] = [
+    pub const ALL: [FormField; 19] = [
         FormField::Params,
         FormField::Dtype,
         FormField::Sync,
@@ -66,6 +67,7 @@ impl FormField {
         FormField::Accum,
         FormField::Efficiency,
         FormField::Latency,
+        FormField::Busbw,
     ];
 
     /// The URL key and id suffix.
@@ -89,6 +91,7 @@ impl FormField {
             FormField::Accum => "accum",
             FormField::Efficiency => "efficiency",
             FormField::Latency => "latency_us",
+            FormField::Busbw => "busbw",
         }
     }
 
@@ -107,6 +110,7 @@ impl FormField {
             Field::Overlap => FormField::Overlap,
             Field::LinkEfficiency => FormField::Efficiency,
             Field::LatencyUs => FormField::Latency,
+            Field::MeasuredBusbwGbs => FormField::Busbw,
             // Not on the form.
             Field::BucketBytes
             | Field::ActivationBytesPerGpu
@@ -165,6 +169,8 @@ pub struct ScenarioForm {
     pub efficiency_pct: String,
     /// Latency override per collective, µs; empty for the model's.
     pub latency_us: String,
+    /// Measured all-reduce bus bandwidth, GB/s (from a pasted nccl-tests run); empty for the model's.
+    pub measured_busbw: String,
 }
 
 impl ScenarioForm {
@@ -200,6 +206,7 @@ impl ScenarioForm {
             accum: i.grad_accum_steps.to_string(),
             efficiency_pct: i.link_efficiency.map(|e| format::num(e * 100.0, 2)).unwrap_or_default(),
             latency_us: i.latency_us.map(|l| format::num(l, 3)).unwrap_or_default(),
+            measured_busbw: i.measured_busbw_gbs.map(|b| format::num(b, 2)).unwrap_or_default(),
         }
     }
 
@@ -228,6 +235,7 @@ impl ScenarioForm {
             FormField::Accum => &self.accum,
             FormField::Efficiency => &self.efficiency_pct,
             FormField::Latency => &self.latency_us,
+            FormField::Busbw => &self.measured_busbw,
             FormField::Gpu => &self.gpu,
             FormField::Dtype | FormField::Sync | FormField::Fabric | FormField::Gdr | FormField::Compute => {
                 return None;
@@ -269,6 +277,7 @@ impl ScenarioForm {
             FormField::Accum => self.accum = text,
             FormField::Efficiency => self.efficiency_pct = text,
             FormField::Latency => self.latency_us = text,
+            FormField::Busbw => self.measured_busbw = text,
             FormField::Gpu => {
                 let t = text.trim();
                 if !estimator_core::catalog::GPUS.iter().any(|g| g.key == t) {
@@ -333,6 +342,7 @@ impl ScenarioForm {
         };
         let link_efficiency = optional(&self.efficiency_pct).map(|t| grab(FormField::Efficiency, percent(t, 0.1), 0.9));
         let latency_us = optional(&self.latency_us).map(|t| grab(FormField::Latency, number(t), 25.0));
+        let measured_busbw_gbs = optional(&self.measured_busbw).map(|t| grab(FormField::Busbw, number(t), 1.0));
         let input = ScenarioInput {
             params,
             dtype: self.dtype,
@@ -349,6 +359,7 @@ impl ScenarioForm {
             overlap,
             link_efficiency,
             latency_us,
+            measured_busbw_gbs,
             ..d
         };
         (input, errors)

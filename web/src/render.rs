@@ -126,10 +126,14 @@ pub fn result_card(side: Side, r: &SideResult) -> String {
     let bus = if s.participants() <= 1 {
         "nothing to synchronise on one GPU".to_string()
     } else {
+        let limit = if e.bottleneck == estimator_core::Bottleneck::Measured {
+            "measured".to_string()
+        } else {
+            format!("limited by {}", e.bottleneck.describe())
+        };
         format!(
-            "bus bandwidth {} GB/s, limited by {}; {} buckets × {} latency",
+            "bus bandwidth {} GB/s, {limit}; {} buckets × {} latency",
             format::num(e.busbw_gbs.get(), 1),
-            e.bottleneck.describe(),
             e.buckets,
             format::secs(e.latency_per_collective_s)
         )
@@ -253,6 +257,93 @@ pub fn report_taken(side: Side, name: &str, said: &[String]) -> String {
 /// The recommendation for the scenario a report filled, as it stood when the report was loaded.
 pub fn report_recommendation(side: Side, r: &SideResult) -> String {
     format!("<p id=\"report-rec\">With this node and the scenario's model: {}</p>", esc(&recommendation_line(side, r)))
+}
+
+/// What a pasted tool output held, in a few lines.
+pub fn imported(name: &str, i: &estimator_core::import::Imported) -> String {
+    use estimator_core::import::Imported;
+    let mut h =
+        format!("<p id=\"report-filled\">Read {} ({}):</p><ul id=\"report-taken\">", esc(name), i.kind().name());
+    let mut li = |t: String| {
+        let _ = write!(h, "<li>{}</li>", esc(&t));
+    };
+    match i {
+        Imported::NcclTests(r) => {
+            li(format!(
+                "{} rows of {}{}; peak bus bandwidth {} GB/s",
+                r.rows.len(),
+                r.test.as_deref().unwrap_or("a *_perf test"),
+                r.ranks.map_or(String::new(), |n| format!(" over {n} ranks")),
+                r.peak_busbw_gbs.map_or("?".to_string(), |b| format::num(b, 2))
+            ));
+            if r.truncated {
+                li("the output is cut short".to_string());
+            }
+        }
+        Imported::NcclLog(l) => {
+            li(format!(
+                "NCCL {}, transport {}, GPUDirect RDMA {}, {} NICs in use",
+                l.version.as_deref().unwrap_or("?"),
+                l.transport.as_deref().unwrap_or("not in the log"),
+                l.gdr.map_or("unknown", |g| if g { "on" } else { "off" }),
+                l.nics_used.map_or("?".to_string(), |n| n.to_string())
+            ));
+            li("kept as evidence for the next nccl-tests run you load".to_string());
+        }
+        Imported::NvidiaSmiTopo(t) => {
+            for n in &t.nearest {
+                li(format!("{}: nearest {} {}", n.gpu, n.nic, n.class));
+            }
+            li("kept as evidence for the next nccl-tests run you load".to_string());
+        }
+        Imported::Ibstat { adapters } | Imported::IbvDevinfo { adapters } => {
+            for a in adapters {
+                for p in &a.ports {
+                    li(format!(
+                        "{} port {}: {} {}, {} Gb/s",
+                        a.name,
+                        p.port,
+                        p.state.as_deref().unwrap_or("?"),
+                        p.link_layer.as_deref().unwrap_or(""),
+                        p.rate_gbps.map_or("?".to_string(), |r| format::num(r, 1))
+                    ));
+                }
+            }
+        }
+    }
+    h.push_str("</ul>");
+    h
+}
+
+/// A health verdict, and that the side now uses the measured bus bandwidth.
+pub fn health(side: Side, hl: &estimator_core::health::Health) -> String {
+    let l = &hl.large;
+    let mut h = format!(
+        "<p id=\"report-verdict\">Verdict: <b>{}</b>. At {} the run measured {} GB/s bus bandwidth; the model \
+         expects {} GB/s (Ring{}) on scenario {}'s hardware: {}%.</p><ul>",
+        hl.verdict.name(),
+        format::gb(estimator_core::Bytes::new(l.size_bytes)),
+        format::num(l.measured_busbw_gbs, 2),
+        format::num(l.expected_busbw_gbs, 1),
+        l.expected_tree_busbw_gbs.map_or(String::new(), |t| format!("; Tree/NVLSTree {}", format::num(t, 1))),
+        side.label(),
+        format::num(l.ratio * 100.0, 0)
+    );
+    for c in &hl.causes {
+        let _ = write!(h, "<li>{}", esc(&c.text));
+        for t in &c.try_ {
+            let _ = write!(h, "<br>try: {}", esc(t));
+        }
+        h.push_str("</li>");
+    }
+    let _ = write!(
+        h,
+        "</ul><p id=\"report-rec\">Scenario {} now uses the measured {} GB/s in place of the modelled bus \
+         bandwidth (labelled measured; clear it under Advanced).</p>",
+        side.label(),
+        format::num(l.measured_busbw_gbs, 2)
+    );
+    h
 }
 
 /// Why a report was refused.

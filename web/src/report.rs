@@ -9,9 +9,22 @@
 use estimator_core::report::{MAX_REPORT_BYTES, ReportError, Scalar, Summary, read_fields};
 use wasm_bindgen::{JsCast as _, JsValue};
 
+use std::cell::RefCell;
+
+use estimator_core::health::{Evidence, judge};
+use estimator_core::import::{self, Imported, NcclLog, Topology};
+
 use crate::app::SideResult;
 use crate::render;
 use crate::share::{PageState, Side};
+
+/// The largest tool output read (a long NCCL_DEBUG=INFO log); reports stay within [`MAX_REPORT_BYTES`].
+pub const MAX_TOOL_BYTES: usize = 16 << 20;
+
+thread_local! {
+    /// The last NCCL log and topology loaded: evidence for the next nccl-tests run's verdict.
+    static EVIDENCE: RefCell<(Option<NcclLog>, Option<Topology>)> = const { RefCell::new((None, None)) };
+}
 
 fn scalar(v: &JsValue) -> Scalar {
     if v.is_undefined() {
@@ -67,10 +80,70 @@ pub struct Reply {
     pub query: Option<String>,
 }
 
-/// Loads a report (`text`, from the file `name` of `size` bytes, or pasted when `name` is `None`) into side A or B
-/// of the page state in `query`.
+/// Loads what was pasted or dropped (`text`, from the file `name` of `size` bytes, or pasted when `name` is `None`)
+/// into side A or B of the page state in `query`: a probe report fills the side's hardware; an nccl-tests run puts
+/// its measured bus bandwidth in place of the model's (and its node count) and gets a health verdict; an NCCL log or
+/// `nvidia-smi topo -m` is shown and kept as evidence for the next run; `ibstat` and `ibv_devinfo` are shown.
 pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, text: &str) -> Reply {
-    let name = name.unwrap_or("the pasted report");
+    let name = name.unwrap_or("the pasted text");
+    let refuse = |e: String| Reply { html: render::report_error(name, &e), query: None };
+    if size.unwrap_or(text.len()) > MAX_TOOL_BYTES {
+        return refuse(format!("the file is over {} MiB, more than any tool output or report", MAX_TOOL_BYTES >> 20));
+    }
+    let t = text.trim_start();
+    if t.is_empty() || t.starts_with('{') || t.starts_with('[') {
+        return handle_report(query, side, name, size, text);
+    }
+    let Some(imported) = import::import(text) else {
+        let why = read_summary(text).err().map_or_else(String::new, |e| e.to_string());
+        return refuse(format!(
+            "{why}; nor is it a tool output the page reads (nccl-tests, an NCCL_DEBUG=INFO log, nvidia-smi topo -m, \
+             ibstat, ibv_devinfo)"
+        ));
+    };
+    let (mut state, _) = PageState::from_query(query);
+    let form = if side == Side::A { &mut state.a } else { &mut state.b };
+    let mut html = render::imported(name, &imported);
+    let mut changed = false;
+    match imported {
+        Imported::NcclLog(log) => EVIDENCE.with(|e| e.borrow_mut().0 = Some(log)),
+        Imported::NvidiaSmiTopo(topo) => EVIDENCE.with(|e| e.borrow_mut().1 = Some(topo)),
+        Imported::NcclTests(run) => {
+            // The run's node count, when its ranks divide by the scenario's GPUs per node.
+            if let (Some(ranks), Ok(per_node)) =
+                (run.ranks, form.value(crate::form::FormField::GpusPerNode).parse::<u32>())
+                && per_node > 0
+                && ranks % per_node == 0
+            {
+                form.nodes = (ranks / per_node).to_string();
+            }
+            form.measured_busbw = String::new();
+            match form.to_scenario() {
+                Err(_) => html.push_str("<p>Fix the scenario's inputs to judge this run.</p>"),
+                Ok(s) => {
+                    let verdict = EVIDENCE.with(|e| {
+                        let e = e.borrow();
+                        judge(&s, &run, Evidence { log: e.0.as_ref(), topo: e.1.as_ref(), summary: None })
+                    });
+                    if let Some(h) = verdict {
+                        html.push_str(&render::health(side, &h));
+                        form.measured_busbw = crate::format::num(h.large.measured_busbw_gbs, 2);
+                        changed = true;
+                    }
+                }
+            }
+        }
+        Imported::Ibstat { .. } | Imported::IbvDevinfo { .. } => {}
+    }
+    if !changed {
+        return Reply { html, query: None };
+    }
+    let embed = state.embed;
+    let q = state.to_query();
+    Reply { html, query: Some(if embed { crate::share::with_embed(&q) } else { q }) }
+}
+
+fn handle_report(query: &str, side: Side, name: &str, size: Option<usize>, text: &str) -> Reply {
     let read = match size {
         Some(n) if n > MAX_REPORT_BYTES => Err(ReportError::too_large(n)),
         _ => read_summary(text),

@@ -171,7 +171,30 @@ fn a_report_fills_one_side_and_says_what_it_took() {
     assert_eq!(state.b.value(FormField::GpusPerNode), "4");
     assert_eq!(state.b.value(FormField::Fabric), "roce");
     assert_eq!(state.b.value(FormField::Gdr), "1", "gdr unknown keeps the form's value");
-    assert!(r.html.contains("the pasted report"));
+    assert!(r.html.contains("the pasted text"));
+}
+
+/// A real nccl-tests run (2 x 8 H100, 8 x 400G NDR, NCCL_ALGO=Ring, reported as misconfigured) and a real NCCL log
+/// whose network channels run without GPUDirect RDMA.
+const RUN_290: &str = include_str!("../../tests/data/nccl-tests/raw/nccl-tests-290-h100-2node-ndr-ring.txt");
+const LOG_NO_GDR: &str = include_str!("../../tests/data/tool-outputs/nccl_02_NET-IB_noGDR_HDR_nccl-1412_EXCERPT.txt");
+
+#[wasm_bindgen_test]
+fn a_pasted_run_gets_a_verdict_and_its_measured_bus_bandwidth_replaces_the_model() {
+    // The log first: it is shown and kept as evidence.
+    let r = report::handle("", Side::B, Some("nccl.log"), None, LOG_NO_GDR);
+    assert_eq!(r.query, None, "a log changes no scenario");
+    assert!(r.html.contains("nccl-log") && r.html.contains("GPUDirect RDMA off"), "{}", r.html);
+    let r = report::handle("", Side::B, Some("run.txt"), None, RUN_290);
+    assert!(r.html.contains("Verdict: <b>unhealthy</b>"), "{}", r.html);
+    assert!(r.html.contains("GPUDirect RDMA is off"), "the log's evidence names a cause: {}", r.html);
+    let (state, _) = PageState::from_query(&r.query.expect("B now uses the measured busbw"));
+    let measured = state.b.value(FormField::Busbw);
+    assert!(measured.starts_with("95.5"), "{measured}");
+    let s = state.b.to_scenario().expect("valid");
+    let card = web::render::result_card(Side::B, &web::app::SideResult::new(&s));
+    assert!(card.contains("GB/s, measured;"), "the card labels it: {card}");
+    assert_eq!(state.a, ScenarioForm::page_a(), "A is untouched");
 }
 
 #[wasm_bindgen_test]
