@@ -17,7 +17,7 @@ export TRUNK_OFFLINE := true
 TRUNK := trunk --config trunk.toml
 
 .PHONY: serve dist estimate test setup setup-web setup-browser fmt-check clippy unit wasm doc web-test e2e \
-	page-size bench bench-report bench-page calibration fuzz fuzz-build
+	page-size bench bench-report bench-import bench-page calibration fuzz fuzz-build
 
 serve: setup-web
 	$(TRUNK) serve --release
@@ -74,6 +74,7 @@ page-size: dist
 
 bench:
 	$(CARGO) bench -p estimator-core --bench estimate
+	$(CARGO) bench -p estimator-core --bench import
 	$(CARGO) bench -p probe-cli --bench report
 
 # The fuzz targets (fuzz/, a workspace of its own) must keep building; running them needs cargo-fuzz (`make fuzz`).
@@ -92,6 +93,9 @@ fuzz:
 
 bench-report:
 	$(CARGO) bench -p probe-cli --bench report
+
+bench-import:
+	$(CARGO) bench -p estimator-core --bench import
 
 bench-page: dist
 	$(CARGO) run --release -q -p tests --bin page-bench

@@ -352,6 +352,20 @@ mod tests {
     }
 
     #[test]
+    fn a_far_nic_and_shared_memory_inside_the_node_are_named() {
+        let s = ring();
+        let run = run_at(&[(8.0 * 1024.0 * 1024.0 * 1024.0, 10.0)]);
+        let topo = crate::import::topo::parse(
+            "\tGPU0\tGPU1\tNIC0\tCPU Affinity\nGPU0\t X \tSYS\tPIX\t0\nGPU1\tSYS\t X \tSYS\t1\nNIC0\tPIX\tSYS\t X\n",
+        );
+        let log = nccl_log::parse("h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct");
+        let h = judge(&s, &run, Evidence { log: Some(&log), topo: Some(&topo), summary: None }).expect("a row");
+        let ids: Vec<&str> = h.causes.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(ids, ["p2p-disabled", "gpu-far-from-nic"]);
+        assert!(h.causes[1].text.starts_with("GPU1 has no NIC within PXB"), "{}", h.causes[1].text);
+    }
+
+    #[test]
     fn a_two_node_tree_reading_is_not_a_sign_of_health() {
         let s = Scenario::new(ScenarioInput::default()).expect("valid");
         let size = 8.0 * 1024.0 * 1024.0 * 1024.0;
