@@ -43,11 +43,15 @@ pub fn health(a: &HealthArgs) -> Result<(), Failure> {
         }
     }
     for path in &a.files {
-        let r = crate::imports::import_file(path);
-        let Some(imported) = r.imported else {
-            return Err(Failure::Usage(format!("{}: {}", path.display(), r.error.unwrap_or_default())));
+        let text = crate::imports::read_text(path).map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
+        let Some(imported) = estimator_core::import::import(&text) else {
+            return Err(Failure::Usage(format!("{}: not recognised as a tool output", path.display())));
         };
         files.push(format!("{} ({})", path.display(), imported.kind().name()));
+        // A run printed with NCCL_DEBUG=INFO carries its own log.
+        if matches!(imported, Imported::NcclTests(_)) && text.contains(" NCCL INFO ") {
+            take(Imported::NcclLog(estimator_core::import::nccl_log::parse(&text)), &mut run, &mut log, &mut topo);
+        }
         take(imported, &mut run, &mut log, &mut topo);
     }
     let run = run.ok_or_else(|| {

@@ -109,6 +109,10 @@ pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, 
         Imported::NcclLog(log) => EVIDENCE.with(|e| e.borrow_mut().0 = Some(log)),
         Imported::NvidiaSmiTopo(topo) => EVIDENCE.with(|e| e.borrow_mut().1 = Some(topo)),
         Imported::NcclTests(run) => {
+            // A run printed with NCCL_DEBUG=INFO carries its own log: the best evidence there is.
+            if text.contains(" NCCL INFO ") {
+                EVIDENCE.with(|e| e.borrow_mut().0 = Some(import::nccl_log::parse(text)));
+            }
             // The run's node count, when its ranks divide by the scenario's GPUs per node.
             if let (Some(ranks), Ok(per_node)) =
                 (run.ranks, form.value(crate::form::FormField::GpusPerNode).parse::<u32>())

@@ -150,6 +150,10 @@ pub fn detect(text: &str) -> Option<Kind> {
             scores[4] += 2;
         }
     }
+    // An nccl-tests run with NCCL_DEBUG=INFO prints more log lines than table lines: its table is what it is.
+    if scores[0] >= 3 {
+        return Some(Kind::NcclTests);
+    }
     let best = (0..5).max_by_key(|&i| (scores[i], std::cmp::Reverse(i)))?;
     if scores[best] == 0 {
         return None;
@@ -193,6 +197,19 @@ mod tests {
         assert_eq!(strip_launcher("[x]<stdout>:y"), "[x]<stdout>:y");
         assert_eq!(strip_launcher("12:"), "12:");
         assert_eq!(strip_launcher(""), "");
+    }
+
+    #[test]
+    fn a_run_with_its_nccl_log_interleaved_is_a_run() {
+        let mut text = String::new();
+        for _ in 0..50 {
+            text.push_str("h:1:2 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via NET/IB/0/GDRDMA\n");
+        }
+        text.push_str("# nThread 1 nGpus 1 minBytes 8 maxBytes 8 step: 2(factor) warmup iters: 5 iters: 20\n");
+        text.push_str("           8             2     float     sum      -1    24.51    0.00    0.00      0    24.27    0.00    0.00      0\n");
+        assert_eq!(detect(&text), Some(Kind::NcclTests));
+        // ... and the same text read as a log still gives the log's facts.
+        assert_eq!(nccl_log::parse(&text).gdr, Some(true));
     }
 
     #[test]
