@@ -53,7 +53,7 @@ fn import_json_has_one_object_per_file_with_its_kind() {
 #[test]
 fn import_text_says_what_it_found_and_unknown_files_fail_but_others_print() {
     let socket = first("tool-outputs", "nccl_05");
-    let out = cli().arg("import").arg(&socket).arg(data("../../README.md")).output().expect("runs");
+    let out = cli().arg("import").arg(&socket).arg(data("../../Cargo.toml")).output().expect("runs");
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("nccl-log") && text.contains("transport socket"), "{text}");
@@ -109,7 +109,7 @@ fn health_judges_a_run_with_its_log_and_the_report_carries_attachments() {
     assert!(out.status.success() && text.contains("Verdict: unhealthy") && text.contains("attached to"), "{text}");
     // Without an nccl-tests file there is nothing to judge; an attachment that is not a tool output is refused.
     cli().args(["health", "--report"]).arg(&node).arg(&log).assert().code(2);
-    cli().args(["report", "--attach"]).arg(data("../../README.md")).assert().code(2);
+    cli().args(["report", "--attach"]).arg(data("../../Cargo.toml")).assert().code(2);
     std::fs::remove_dir_all(dir).expect("cleanup");
 }
 

@@ -132,7 +132,10 @@ pub fn detect(text: &str) -> Option<Kind> {
     let mut scores = [0u32; 5];
     for line in text.lines().take(20_000) {
         let l = strip_launcher(line).trim();
-        if l.starts_with("# nThread") || l.starts_with("# Avg bus bandwidth") || l.contains("out-of-place") {
+        if l.starts_with("# nThread")
+            || l.starts_with("# Avg bus bandwidth")
+            || (l.contains("out-of-place") && l.contains("in-place"))
+        {
             scores[0] += 3;
         } else if nccl_tests::looks_like_row(l) {
             scores[0] += 1;
