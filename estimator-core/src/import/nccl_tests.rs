@@ -101,6 +101,9 @@ pub struct NcclTestsRun {
     pub truncated: bool,
 }
 
+/// Tokens looked at per line: a row has 13, a header line about 30; the rest of a longer line is not a table's.
+const MAX_TOKENS: usize = 64;
+
 fn num(s: &str) -> Option<f64> {
     s.parse::<f64>().ok().filter(|v| v.is_finite())
 }
@@ -197,7 +200,7 @@ pub fn parse(text: &str) -> NcclTestsRun {
             run.test = Some(t.to_string());
         }
         if let Some(comment) = line.strip_prefix('#') {
-            let tokens: Vec<&str> = comment.split_whitespace().collect();
+            let tokens: Vec<&str> = comment.split_whitespace().take(MAX_TOKENS).collect();
             match tokens.first().copied() {
                 Some("nThread") => {
                     run.n_thread = after(&tokens, &["nThread"]).and_then(|v| v.parse().ok());
@@ -243,7 +246,7 @@ pub fn parse(text: &str) -> NcclTestsRun {
             }
             continue;
         }
-        let all: Vec<&str> = line.split_whitespace().collect();
+        let all: Vec<&str> = line.split_whitespace().take(MAX_TOKENS).collect();
         // A column header without its `#` (a table pasted with an extra first column, such as a node count).
         if let Some(at) = all.iter().position(|t| *t == "size")
             && all.contains(&"count")

@@ -47,7 +47,7 @@ pub fn parse(text: &str) -> Topology {
     let mut legend: Vec<(String, String)> = Vec::new();
     for raw in text.lines() {
         let line = strip_launcher(raw);
-        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let tokens: Vec<&str> = line.split_whitespace().take(1100).collect();
         let Some(first) = tokens.first() else { continue };
         if t.columns.is_empty() && *first == "GPU0" && tokens.get(1) != Some(&"X") {
             // The header: device labels up to the affinity columns.
