@@ -145,6 +145,19 @@ fn fixture_report(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/nodes").join(format!("{name}.json"))
 }
 
+/// Pastes `text` into "Your node" for side `side` (`a` or `b`) and presses "Use pasted text".
+async fn paste(c: &Client, side: &str, text: &str) -> Result<(), String> {
+    c.find(Locator::Id("report-side"))
+        .await
+        .map_err(|e| e.to_string())?
+        .select_by_value(side)
+        .await
+        .map_err(|e| e.to_string())?;
+    let text = serde_json::to_string(text).map_err(|e| e.to_string())?;
+    js(c, &format!("document.getElementById('report-text').value = {text}; return null;")).await?;
+    c.find(Locator::Id("report-apply")).await.map_err(|e| e.to_string())?.click().await.map_err(|e| e.to_string())
+}
+
 /// 9. "Your node": upload, paste and drop a probe report; a bad file keeps the scenario.
 async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     c.goto(&server.url("index.html")).await.map_err(|e| e.to_string())?;
@@ -184,15 +197,7 @@ async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
 
     // Paste the RoCE node into B.
     let roce = std::fs::read_to_string(fixture_report("roce-2x200")).map_err(|e| e.to_string())?;
-    c.find(Locator::Id("report-side"))
-        .await
-        .map_err(|e| e.to_string())?
-        .select_by_value("b")
-        .await
-        .map_err(|e| e.to_string())?;
-    let text = serde_json::to_string(&roce).map_err(|e| e.to_string())?;
-    js(c, &format!("document.getElementById('report-text').value = {text}; return null;")).await?;
-    c.find(Locator::Id("report-apply")).await.map_err(|e| e.to_string())?.click().await.map_err(|e| e.to_string())?;
+    paste(c, "b", &roce).await?;
     wait_text(c, "report-status", |t| t.contains("Filled scenario B from the pasted text")).await?;
     assert_eq!(value_of(c, "b-fabric").await?, "roce");
     assert_eq!(value_of(c, "b-link").await?, "200");
@@ -220,15 +225,7 @@ async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("data/nccl-tests/raw/nccl-tests-290-h100-2node-ndr-ring.txt"),
     )
     .map_err(|e| e.to_string())?;
-    c.find(Locator::Id("report-side"))
-        .await
-        .map_err(|e| e.to_string())?
-        .select_by_value("a")
-        .await
-        .map_err(|e| e.to_string())?;
-    let text = serde_json::to_string(&run).map_err(|e| e.to_string())?;
-    js(c, &format!("document.getElementById('report-text').value = {text}; return null;")).await?;
-    c.find(Locator::Id("report-apply")).await.map_err(|e| e.to_string())?.click().await.map_err(|e| e.to_string())?;
+    paste(c, "a", &run).await?;
     let status = wait_text(c, "report-status", |t| t.contains("Verdict:")).await?;
     assert!(status.contains("Verdict: unhealthy") && status.contains("nccl-tests"), "{status}");
     wait_text(c, "main", |t| t.contains("GB/s, measured;")).await?;
