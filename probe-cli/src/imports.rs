@@ -110,9 +110,9 @@ pub fn describe(r: &FileResult) -> String {
         Imported::NcclLog(log) => {
             let _ = writeln!(
                 t,
-                "{}, {} ranks{}; transport {}, GPUDirect RDMA {}, NICs used {}",
+                "{}{}{}; transport {}, GPUDirect RDMA {}, NICs used {}",
                 log.version.as_ref().map_or(String::new(), |v| format!(" (NCCL {v})")),
-                opt(&log.ranks),
+                log.ranks.map_or(String::new(), |r| format!(", {r} ranks")),
                 log.nodes.map_or(String::new(), |n| format!(" on {n} nodes")),
                 log.transport.as_deref().unwrap_or("not in the log"),
                 log.gdr.map_or("unknown", |g| if g { "on" } else { "off" }),
