@@ -103,20 +103,33 @@ pub struct Summary {
     /// The fabric for a multi-node job from this node.
     pub fabric: ReportFabric,
     /// Active RDMA ports (each one is an adapter to the estimator).
+    #[serde(deserialize_with = "whole")]
     pub rdma_adapters: u32,
     /// Line rate of one of those ports in Gb/s (the slowest, if they differ); for `ethernet`, of the Ethernet
     /// interfaces that are up. `null` when there is none.
     pub adapter_gbps: Option<f64>,
     /// Physical Ethernet interfaces that are up (what NCCL's socket transport would use when `fabric` is
     /// `ethernet`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "whole")]
     pub ethernet_ports: u32,
     /// GPUs in the node.
+    #[serde(deserialize_with = "whole")]
     pub gpus: u32,
     /// The GPU model as NVML names it, or from the PCI ID database without a driver; `null` with no GPU.
     pub gpu_model: Option<String>,
     /// GPUDirect RDMA.
     pub gdr: GdrSupport,
+}
+
+/// A count written as any JSON number that is a whole one (`8` or `8.0`): the page reads JSON with the browser's
+/// `JSON.parse`, which cannot tell the two apart, so the CLI must not either (found by the `report_json` fuzz target).
+fn whole<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let v = f64::deserialize(d)?;
+    if v.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&v) {
+        Ok(v as u32)
+    } else {
+        Err(serde::de::Error::custom(format!("invalid value: {v}, expected a whole number from 0")))
+    }
 }
 
 /// A report field a reader rejected, and why.
@@ -956,6 +969,9 @@ mod tests {
             ("rdma_adapters", 8.5.into()),
             ("rdma_adapters", "8".into()),
             ("rdma_adapters", 0.into()),
+            ("rdma_adapters", 8.0.into()),
+            ("gpus", 8.0.into()),
+            ("gpus", 1e300.into()),
             ("rdma_adapters", 5000.into()),
             ("adapter_gbps", serde_json::Value::Null),
             ("adapter_gbps", "fast".into()),
