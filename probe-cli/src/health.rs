@@ -92,7 +92,7 @@ fn scenario(
         _ => c.gpus_per_node,
     };
     // Nodes: given, else the run's ranks over GPUs per node, else the log's nNodes, else 2.
-    let from_ranks = run.ranks.map(i64::from).filter(|r| per_node > 0 && r % per_node == 0).map(|r| r / per_node);
+    let from_ranks = u32::try_from(per_node).ok().and_then(|g| run.nodes_for(g)).map(i64::from);
     let nodes = a.nodes.or(from_ranks).or(log.and_then(|l| l.nodes).map(i64::from)).unwrap_or(2);
     match summary {
         Some(x) => {

@@ -114,12 +114,8 @@ pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, 
                 EVIDENCE.with(|e| e.borrow_mut().0 = Some(import::nccl_log::parse(text)));
             }
             // The run's node count, when its ranks divide by the scenario's GPUs per node.
-            if let (Some(ranks), Ok(per_node)) =
-                (run.ranks, form.value(crate::form::FormField::GpusPerNode).parse::<u32>())
-                && per_node > 0
-                && ranks % per_node == 0
-            {
-                form.nodes = (ranks / per_node).to_string();
+            if let Some(nodes) = form.gpus_per_node.parse::<u32>().ok().and_then(|g| run.nodes_for(g)) {
+                form.nodes = nodes.to_string();
             }
             form.measured_busbw = String::new();
             match form.to_scenario() {
@@ -142,9 +138,8 @@ pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, 
     if !changed {
         return Reply { html, query: None };
     }
-    let embed = state.embed;
-    let q = state.to_query();
-    Reply { html, query: Some(if embed { crate::share::with_embed(&q) } else { q }) }
+    // `to_query` keeps `embed=1` when the page is in embed mode.
+    Reply { html, query: Some(state.to_query()) }
 }
 
 fn handle_report(query: &str, side: Side, name: &str, size: Option<usize>, text: &str) -> Reply {
@@ -162,9 +157,7 @@ fn handle_report(query: &str, side: Side, name: &str, size: Option<usize>, text:
             if let Ok(s) = form.to_scenario() {
                 html.push_str(&render::report_recommendation(side, &SideResult::new(&s)));
             }
-            let embed = state.embed;
-            let q = state.to_query();
-            Reply { html, query: Some(if embed { crate::share::with_embed(&q) } else { q }) }
+            Reply { html, query: Some(state.to_query()) }
         }
     }
 }

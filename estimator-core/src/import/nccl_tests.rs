@@ -167,6 +167,14 @@ fn row(tokens: &[&str], layout: Layout) -> Option<NcclTestsRow> {
     })
 }
 
+impl NcclTestsRun {
+    /// The run's nodes for `gpus_per_node` GPUs per node: its ranks divided by it, when they divide evenly.
+    pub fn nodes_for(&self, gpus_per_node: u32) -> Option<u32> {
+        let ranks = self.ranks?;
+        (gpus_per_node > 0 && ranks % gpus_per_node == 0).then(|| ranks / gpus_per_node)
+    }
+}
+
 /// Element types and reductions nccl-tests prints (`src/common.cu` `test_typenames`, `test_opnames`).
 const TYPES: [&str; 11] =
     ["int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double", "bfloat16", "fp8_e4m3"];
@@ -301,6 +309,7 @@ node-a:1274:1274 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>
         assert_eq!((r.n_thread, r.n_gpus, r.min_bytes, r.max_bytes), (Some(1), Some(1), Some(8.0), Some(1073741824.0)));
         assert_eq!((r.warmup_iters, r.iters), (Some(5), Some(20)));
         assert_eq!((r.ranks, r.nodes), (Some(2), Some(2)));
+        assert_eq!((r.nodes_for(1), r.nodes_for(2), r.nodes_for(3), r.nodes_for(0)), (Some(2), Some(1), None, None));
         assert_eq!(r.devices[1].gpu.as_deref(), Some("NVIDIA H100 80GB HBM3"));
         assert_eq!(r.rows.len(), 2);
         let last = &r.rows[1];
