@@ -12,6 +12,8 @@ use anyhow::Context as _;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
+use estimator_core::report::REDACTED;
+
 use crate::Failure;
 use crate::cli::GatherArgs;
 use crate::report::fs::Captured;
@@ -48,8 +50,8 @@ fn scrub(path: &Path, bytes: &[u8]) -> Vec<u8> {
 
 fn scrub_nvml(facts: &mut crate::report::gpu::NvmlFacts) {
     for g in &mut facts.gpus {
-        g.uuid = g.uuid.as_ref().map(|_| "redacted".to_string());
-        g.serial = g.serial.as_ref().map(|_| "redacted".to_string());
+        g.uuid = g.uuid.as_ref().map(|_| REDACTED.to_string());
+        g.serial = g.serial.as_ref().map(|_| REDACTED.to_string());
     }
 }
 
@@ -115,9 +117,7 @@ pub fn gather(a: &GatherArgs) -> Result<(), Failure> {
     }
     if let Some(devices) = &mut p.verbs {
         if !a.include_identifiers {
-            for g in devices.iter_mut().flat_map(|d| d.ports.iter_mut()).flat_map(|p| p.gids.iter_mut()) {
-                g.gid = "redacted".to_string();
-            }
+            crate::report::verbs::redact_gids(devices);
         }
         append(&mut builder, Path::new(VERBS_CAPTURE), &serde_json::to_vec_pretty(devices).context("verbs")?)?;
     }

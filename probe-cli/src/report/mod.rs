@@ -145,9 +145,7 @@ fn probe_within(mut tree: Tree, libs: Libraries, identifiers: bool, limit: Durat
             let mut devices = devices.clone();
             if !identifiers {
                 // A capture may have been made with identifiers; the report still redacts them unless asked.
-                for g in devices.iter_mut().flat_map(|d| d.ports.iter_mut()).flat_map(|p| p.gids.iter_mut()) {
-                    g.gid = REDACTED.to_string();
-                }
+                verbs::redact_gids(&mut devices);
             }
             VerbsStatus { available: true, error: None, devices }
         }

@@ -259,6 +259,13 @@ fn query_device(api: &Api, dev: *mut ibv_device) -> VerbsDevice {
     out
 }
 
+/// Writes [`REDACTED`] over every GID value (they hold IP addresses and port GUIDs).
+pub fn redact_gids(devices: &mut [VerbsDevice]) {
+    for g in devices.iter_mut().flat_map(|d| d.ports.iter_mut()).flat_map(|p| p.gids.iter_mut()) {
+        g.gid = REDACTED.to_string();
+    }
+}
+
 /// The populated entries of a port's GID table (at most 256 looked at). Empty entries answer ENODATA.
 fn query_gids(q: QueryGidEx, ctx: *mut ibv_context, port: u32, len: u32, identifiers: bool) -> Vec<VerbsGid> {
     let mut out = Vec::new();
