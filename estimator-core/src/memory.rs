@@ -9,10 +9,26 @@ use crate::units::Bytes;
 /// FP32 master parameters, momentum and variance (4 + 4 + 4). Source: Rajbhandari et al., "ZeRO", SC'20, 3.1.
 pub const MODEL_STATE_BYTES_PER_PARAM: f64 = 16.0;
 
+/// Of those, the optimizer states (K = 12 in the ZeRO paper: FP32 parameters, momentum, variance).
+pub const OPTIMIZER_STATE_BYTES_PER_PARAM: f64 = 12.0;
+
+/// Model-state bytes per parameter that one GPU keeps when the states are sharded over `gpus` GPUs (ZeRO paper,
+/// figure 1): DDP 2 + 2 + K; ZeRO-1 2 + 2 + K/N; ZeRO-2 2 + (2 + K)/N; ZeRO-3 (2 + 2 + K)/N.
+pub fn state_bytes_per_param(sync: SyncStrategy, gpus: u32) -> f64 {
+    let n = f64::from(gpus.max(1));
+    let k = OPTIMIZER_STATE_BYTES_PER_PARAM;
+    match sync {
+        SyncStrategy::Ddp => MODEL_STATE_BYTES_PER_PARAM,
+        SyncStrategy::Zero1 => 4.0 + k / n,
+        SyncStrategy::Zero2 => 2.0 + (2.0 + k) / n,
+        SyncStrategy::Zero3 => MODEL_STATE_BYTES_PER_PARAM / n,
+    }
+}
+
 /// Whether the job's memory fits, per GPU.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MemoryFit {
-    /// Model states per GPU in this scenario (16 bytes/param, divided across all GPUs for ZeRO-3/FSDP).
+    /// Model states per GPU in this scenario (16 bytes/param under DDP, less as ZeRO shards them over all GPUs).
     pub model_state_bytes_per_gpu: Bytes,
     /// Activation estimate per GPU (as given; 0 when not given).
     pub activation_bytes_per_gpu: Bytes,
@@ -37,15 +53,14 @@ pub struct MemoryFit {
 
 /// Model states and activations per GPU against the GPU's memory.
 pub fn memory_fit(s: &Scenario) -> MemoryFit {
-    let states = s.input().params * MODEL_STATE_BYTES_PER_PARAM;
+    let params = s.input().params;
+    let states = params * MODEL_STATE_BYTES_PER_PARAM;
     let act = s.input().activation_bytes_per_gpu;
     let mem = s.gpu().memory().get();
-    let sharded = |gpus: u32| states / f64::from(gpus.max(1));
-    let (here, one_node) = match s.input().sync {
-        SyncStrategy::Ddp => (states, states),
-        SyncStrategy::Zero3 => (sharded(s.participants()), sharded(s.gpus_per_node())),
-    };
-    let one_node_zero3 = sharded(s.gpus_per_node());
+    let sync = s.input().sync;
+    let here = params * state_bytes_per_param(sync, s.participants());
+    let one_node = params * state_bytes_per_param(sync, s.gpus_per_node());
+    let one_node_zero3 = params * state_bytes_per_param(SyncStrategy::Zero3, s.gpus_per_node());
     let free = mem - act;
     let min_gpus_zero3 = (free > 0.0).then(|| (states / free).ceil().clamp(1.0, 1e15) as u64);
     MemoryFit {
@@ -87,6 +102,32 @@ mod tests {
         let m = fit(|i| i.sync = SyncStrategy::Zero3);
         assert_eq!(m.model_state_bytes_per_gpu.get(), 112e9 / 16.0);
         assert_eq!(m.one_node_bytes_per_gpu.get(), 112e9 / 8.0);
+    }
+
+    #[test]
+    fn zero1_and_zero2_shard_what_the_paper_says() {
+        // ZeRO paper, figure 1: 7.5B parameters on 64 GPUs need 120 GB (DDP), 31.4 GB (Pos), 16.6 GB (Pos+g)
+        // and 1.9 GB (Pos+g+p) per GPU.
+        let per_gpu = |sync| {
+            fit(|i| {
+                i.params = 7.5e9;
+                i.sync = sync;
+                i.nodes = 8;
+            })
+            .model_state_bytes_per_gpu
+            .get()
+                / 1e9
+        };
+        for (sync, gb) in [
+            (SyncStrategy::Ddp, 120.0),
+            (SyncStrategy::Zero1, 31.4),
+            (SyncStrategy::Zero2, 16.6),
+            (SyncStrategy::Zero3, 1.9),
+        ] {
+            assert!((per_gpu(sync) - gb).abs() < 0.05, "{sync:?}: {} GB", per_gpu(sync));
+        }
+        let m = fit(|i| i.sync = SyncStrategy::Zero1);
+        assert!(m.fits, "7B with ZeRO-1 on 16 GPUs: 28 + 84/16 = 33.25 GB per GPU");
     }
 
     #[test]

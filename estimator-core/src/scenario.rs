@@ -62,39 +62,68 @@ impl GradDtype {
 }
 
 /// How gradients are synchronised once per optimizer step.
+///
+/// The volumes and the memory of each follow Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training
+/// Trillion Parameter Models", SC'20: section 7.2.1 (ZeRO-1 and ZeRO-2 move the same 2 x gradient bytes per
+/// participant as an all-reduce, as a reduce-scatter plus an all-gather), 7.2.2 (ZeRO-3 moves 1.5 x), and figure 1
+/// for the model states each GPU keeps ([`crate::memory`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SyncStrategy {
-    /// Data parallel (PyTorch DDP): one all-reduce of the full gradients.
+    /// Data parallel (PyTorch DDP): one all-reduce of the full gradients; every GPU keeps all model states.
     #[default]
     Ddp,
-    /// ZeRO-3 / FSDP: reduce-scatter of gradients plus all-gather of parameters, 1.5x the DDP volume
-    /// (Rajbhandari et al., "ZeRO", SC'20, section 7.2.2).
+    /// ZeRO-1: optimizer states sharded; gradients reduce-scattered and parameters all-gathered, the same bytes as
+    /// an all-reduce (DeepSpeed `stage: 1`, PyTorch `ZeroRedundancyOptimizer`).
+    Zero1,
+    /// ZeRO-2: optimizer states and gradients sharded; the same bytes as an all-reduce (DeepSpeed `stage: 2`,
+    /// FSDP `SHARD_GRAD_OP`).
+    Zero2,
+    /// ZeRO-3 / FSDP: parameters, gradients and optimizer states sharded; reduce-scatter of gradients plus
+    /// all-gather of parameters, 1.5x the DDP volume.
     Zero3,
 }
 
 impl SyncStrategy {
-    /// Communication volume relative to a DDP all-reduce.
+    /// Every strategy, in the order a user interface lists them.
+    pub const ALL: [SyncStrategy; 4] =
+        [SyncStrategy::Ddp, SyncStrategy::Zero1, SyncStrategy::Zero2, SyncStrategy::Zero3];
+
+    /// Communication volume relative to a DDP all-reduce (ZeRO paper, sections 7.2.1 and 7.2.2).
     pub fn volume_factor(self) -> f64 {
         match self {
-            SyncStrategy::Ddp => 1.0,
+            SyncStrategy::Ddp | SyncStrategy::Zero1 | SyncStrategy::Zero2 => 1.0,
             SyncStrategy::Zero3 => 1.5,
         }
     }
 
-    /// The lower-case name (`ddp`, `zero3`).
+    /// The lower-case name (`ddp`, `zero1`, `zero2`, `zero3`).
     pub fn name(self) -> &'static str {
         match self {
             SyncStrategy::Ddp => "ddp",
+            SyncStrategy::Zero1 => "zero1",
+            SyncStrategy::Zero2 => "zero2",
             SyncStrategy::Zero3 => "zero3",
         }
     }
 
-    /// Parses `ddp` and `zero3` (also `fsdp`, `zero-3`).
+    /// A short human label (`ZeRO-1`).
+    pub fn label(self) -> &'static str {
+        match self {
+            SyncStrategy::Ddp => "DDP",
+            SyncStrategy::Zero1 => "ZeRO-1",
+            SyncStrategy::Zero2 => "ZeRO-2",
+            SyncStrategy::Zero3 => "ZeRO-3/FSDP",
+        }
+    }
+
+    /// Parses `ddp`, `zero1`, `zero2` and `zero3` (also `zero-1`, `shard_grad_op`, `fsdp`, `zero-3`).
     pub fn parse(s: &str) -> Option<SyncStrategy> {
         match s.trim().to_ascii_lowercase().as_str() {
             "ddp" | "allreduce" | "all-reduce" => Some(SyncStrategy::Ddp),
-            "zero3" | "zero-3" | "fsdp" => Some(SyncStrategy::Zero3),
+            "zero1" | "zero-1" | "zero_1" => Some(SyncStrategy::Zero1),
+            "zero2" | "zero-2" | "zero_2" | "shard_grad_op" | "shard-grad-op" => Some(SyncStrategy::Zero2),
+            "zero3" | "zero-3" | "zero_3" | "fsdp" | "full_shard" | "full-shard" => Some(SyncStrategy::Zero3),
             _ => None,
         }
     }

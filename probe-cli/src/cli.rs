@@ -183,8 +183,9 @@ pub struct StepArgs {
     /// Gradient element type: fp32, bf16, fp16, fp8.
     #[arg(long, value_parser = parse_dtype, default_value = "bf16", value_name = "fp32|bf16|fp16|fp8")]
     pub dtype: GradDtype,
-    /// Gradient sync: ddp (all-reduce) or zero3 (ZeRO-3/FSDP, 1.5x the volume).
-    #[arg(long, value_parser = parse_sync, default_value = "ddp", value_name = "ddp|zero3")]
+    /// Gradient sync: ddp (all-reduce), zero1 or zero2 (sharded optimizer states, and gradients for zero2: the
+    /// all-reduce's volume), or zero3 (ZeRO-3/FSDP, 1.5x the volume).
+    #[arg(long, value_parser = parse_sync, default_value = "ddp", value_name = "ddp|zero1|zero2|zero3")]
     pub sync: SyncStrategy,
     /// Number of nodes (above 1, --adapters and --link-gbps are required).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
@@ -274,7 +275,7 @@ fn parse_dtype(s: &str) -> Result<GradDtype, String> {
 }
 
 fn parse_sync(s: &str) -> Result<SyncStrategy, String> {
-    SyncStrategy::parse(s).ok_or_else(|| format!("unknown sync '{s}' (use ddp or zero3)"))
+    SyncStrategy::parse(s).ok_or_else(|| format!("unknown sync '{s}' (use ddp, zero1, zero2 or zero3)"))
 }
 
 fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
