@@ -41,6 +41,9 @@ pub struct Estimate {
     pub warnings: Vec<String>,
     /// How to read the figures (for instance, why the realistic estimate is below the lower bound).
     pub notes: Vec<String>,
+    /// Why the realistic communication is below the reference lower bound, in one line, when it is (also in
+    /// `notes`).
+    pub below_lower_bound: Option<String>,
 }
 
 /// Estimates a scenario.
@@ -49,18 +52,23 @@ pub fn estimate(s: &Scenario) -> Estimate {
     let memory = memory_fit(s);
     let recommendation = recommend_with(s, &step, &memory);
     let mut notes = Vec::new();
-    if s.nodes() > 1 && step.comm_s < step.lower_bound_s {
-        notes.push(format!(
-            "The realistic communication ({:.3} s) is below the lower bound ({:.3} s) because the lower bound sends \
-             all of a participant's ring traffic through one adapter, as with one GPU per node. With {} GPUs per \
-             node most ring hops stay on {}, and the node's {} adapters share the hops between nodes.",
+    let reference = reference_lower_bound(s);
+    let below_lower_bound = (s.nodes() > 1 && step.comm_s < reference.time_s).then(|| {
+        let adapters = match s.adapters_per_node() {
+            1 => "its one adapter carries".to_string(),
+            n => format!("its {n} adapters share"),
+        };
+        format!(
+            "The realistic communication ({:.3} s) is below the reference arithmetic ({:.3} s), which sends all of a \
+             participant's ring traffic through one adapter, as with one GPU per node: here each node has {} GPUs, \
+             {} carries most ring hops, and {adapters} only the hops between nodes.",
             step.comm_s.as_secs(),
-            step.lower_bound_s.as_secs(),
+            reference.time_s.as_secs(),
             s.gpus_per_node(),
             s.intra_node().link.label(),
-            s.adapters_per_node()
-        ));
-    }
+        )
+    });
+    notes.extend(below_lower_bound.clone());
     if s.nodes() == 1 && s.participants() > 1 {
         notes.push(format!(
             "On one node the gradients never touch the network: the lower bound ({:.3} s at {} Gb/s) is what the \
@@ -70,12 +78,13 @@ pub fn estimate(s: &Scenario) -> Estimate {
         ));
     }
     Estimate {
-        reference_lower_bound: reference_lower_bound(s),
+        reference_lower_bound: reference,
         step,
         memory,
         recommendation,
         gpu: GpuUsed { key: s.gpu().key, name: s.gpu().name, known: s.gpu_known(), intra_node: s.intra_node().link },
         warnings: s.warnings().to_vec(),
         notes,
+        below_lower_bound,
     }
 }

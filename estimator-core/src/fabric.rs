@@ -66,6 +66,24 @@ impl Fabric {
         }
     }
 
+    /// The line rates one adapter of this class is sold at, Gb/s, slowest first: what the fabric ladder of the
+    /// recommendation offers ([`crate::recommend::smallest_fabric`]).
+    ///
+    /// - InfiniBand: EDR 100, HDR 200, NDR 400, XDR 800 Gb/s per 4x port (InfiniBand Trade Association roadmap;
+    ///   ConnectX-5/6/7 and ConnectX-8). There is no 25 or 50 Gb/s generation in use.
+    /// - RoCE and plain Ethernet: 25, 50, 100, 200 and 400 GbE (IEEE 802.3by, 802.3cd, 802.3bj, 802.3bs); the
+    ///   per-GPU RoCE NICs of 2024-2026 rentals stop at 400 GbE (ConnectX-7, BlueField-3 SuperNIC of Spectrum-X).
+    /// - AWS EFA: 100 Gb/s per network card on p4d and p5, 200 on p5en, 400 on p6-b200 (AWS EC2 accelerated
+    ///   computing instance pages).
+    /// - Other RDMA (HPE Slingshot 200 Gb/s, plugins): 100, 200, 400.
+    pub fn line_rates_gbps(self) -> &'static [f64] {
+        match self {
+            Fabric::Infiniband => &[100.0, 200.0, 400.0, 800.0],
+            Fabric::Roce | Fabric::Tcp => &[25.0, 50.0, 100.0, 200.0, 400.0],
+            Fabric::Efa | Fabric::Rdma => &[100.0, 200.0, 400.0],
+        }
+    }
+
     /// The prior for this fabric class.
     pub fn prior(self) -> &'static FabricPrior {
         match self {

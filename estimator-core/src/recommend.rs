@@ -10,9 +10,6 @@ use crate::scenario::{Scenario, SyncStrategy};
 use crate::step::{StepEstimate, estimate_step};
 use crate::units::{Bytes, Seconds};
 
-/// The standard per-adapter line rates, Gb/s.
-pub const LINE_RATE_LADDER_GBPS: [f64; 6] = [25.0, 50.0, 100.0, 200.0, 400.0, 800.0];
-
 /// The answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -45,8 +42,13 @@ pub struct FabricChoice {
 /// The recommendation.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Recommendation {
-    /// Single-node or multi-node.
+    /// Single-node (the model states fit on one node) or multi-node (they do not).
     pub kind: RecommendationKind,
+    /// The answer in one line, with the one-node step beside the scenario's when both are known ("Fits on one
+    /// node; 2 nodes are 1.9x faster per step").
+    pub headline: String,
+    /// The step time of the same job on one node of the same kind, when it fits there and the scenario has more.
+    pub one_node_step_s: Option<Seconds>,
     /// Plain-language reasons with figures, most important first.
     pub reasons: Vec<String>,
     /// Exposed communication allowed as a share of the step.
@@ -67,38 +69,53 @@ fn pct(x: f64) -> String {
     format!("{:.0}%", x * 100.0)
 }
 
-/// The smallest fabric from the ladder (the scenario's adapter count, rising line rate) whose exposed
-/// communication stays within `target` of the step. TCP that misses the target is retried as RoCE, since
-/// sockets cap throughput whatever the link.
+/// The smallest fabric whose exposed communication stays within `target` of the step: the scenario's fabric at
+/// the line rates it is sold at ([`Fabric::line_rates_gbps`]), with the scenario's adapter count or one adapter
+/// per GPU, by rising bandwidth per node. TCP that misses the target is retried as RoCE, since sockets cap
+/// throughput whatever the link.
 pub fn smallest_fabric(s: &Scenario, target: f64) -> Option<FabricChoice> {
     if s.nodes() <= 1 {
         return None;
     }
     let own = s.input().fabric;
     let fallback = (own == Fabric::Tcp).then_some(Fabric::Roce);
+    let own_adapters = s.adapters_per_node().max(1);
     for fabric in std::iter::once(own).chain(fallback) {
-        for rate in LINE_RATE_LADDER_GBPS {
-            let Ok(candidate) = s.with(|i| {
-                i.link_gbps = rate;
-                if fabric != i.fabric {
-                    i.fabric = fabric;
-                    i.gdr = true;
+        // Every (adapters, rate) this fabric offers is tried; the one with the least bandwidth per node that meets
+        // the target wins (fewer adapters on a tie).
+        let mut best: Option<FabricChoice> = None;
+        for adapters in [own_adapters, s.gpus_per_node()] {
+            for &rate in fabric.line_rates_gbps() {
+                let per_node = rate * f64::from(adapters);
+                if best.as_ref().is_some_and(|b| (b.per_node_gbps, b.adapters_per_node) <= (per_node, adapters)) {
+                    continue;
                 }
-            }) else {
-                continue;
-            };
-            let e = estimate_step(&candidate);
-            if e.exposed_share <= target {
-                return Some(FabricChoice {
-                    adapters_per_node: candidate.adapters_per_node(),
-                    link_gbps: rate,
-                    fabric,
-                    per_node_gbps: rate * f64::from(candidate.adapters_per_node()),
-                    nodes: candidate.nodes(),
-                    step_s: e.step_s,
-                    exposed_share: e.exposed_share,
-                });
+                let Ok(candidate) = s.with(|i| {
+                    i.link_gbps = rate;
+                    i.adapters_per_node = i64::from(adapters);
+                    if fabric != i.fabric {
+                        i.fabric = fabric;
+                        i.gdr = true;
+                    }
+                }) else {
+                    continue;
+                };
+                let e = estimate_step(&candidate);
+                if e.exposed_share <= target {
+                    best = Some(FabricChoice {
+                        adapters_per_node: adapters,
+                        link_gbps: rate,
+                        fabric,
+                        per_node_gbps: per_node,
+                        nodes: candidate.nodes(),
+                        step_s: e.step_s,
+                        exposed_share: e.exposed_share,
+                    });
+                }
             }
+        }
+        if best.is_some() {
+            return best;
         }
     }
     None
@@ -123,14 +140,15 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         reasons.push(format!(
             "The model states fit on one node: {} per GPU ({}) of the {cap} each {} has.",
             gib(mem.one_node_bytes_per_gpu),
-            s.input().sync.name(),
+            s.input().sync.label(),
             gpu.name
         ));
         RecommendationKind::SingleNode
     } else if mem.fits_one_node_zero3 {
         reasons.push(format!(
-            "With DDP every GPU holds all {} of model states, more than the {cap} each {} has; sharded with \
-             ZeRO-3/FSDP over the node's {gpn} GPUs it needs {} per GPU and fits on one node.",
+            "With {} on one node every GPU holds {} of model states, more than the {cap} each {} has; sharded \
+             with ZeRO-3/FSDP over the node's {gpn} GPUs it needs {} per GPU and fits on one node.",
+            s.input().sync.label(),
             gib(mem.one_node_bytes_per_gpu),
             gpu.name,
             gib(mem.one_node_zero3_bytes_per_gpu)
@@ -155,6 +173,12 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         RecommendationKind::MultiNode
     };
 
+    let mut one_node_step_s = None;
+    let mut headline = match (kind, min_nodes) {
+        (RecommendationKind::MultiNode, Some(n)) => format!("Needs several nodes: at least {n}"),
+        (RecommendationKind::MultiNode, None) => "Does not fit on any number of nodes".to_string(),
+        (RecommendationKind::SingleNode, _) => "One node is enough".to_string(),
+    };
     if kind == RecommendationKind::SingleNode {
         let one = s.with(|i| i.nodes = 1).ok();
         let intra = one.as_ref().map_or(s.intra_node().allreduce, |o| collective::bus_bandwidth(o).busbw);
@@ -163,6 +187,37 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
             s.intra_node().link.label(),
             intra.get()
         ));
+        // The one-node comparison runs the job the way it fits there: as configured, or sharded with ZeRO-3/FSDP.
+        let sharded = !mem.fits_one_node;
+        let one = if sharded {
+            s.with(|i| i.sync = SyncStrategy::Zero3).ok().and_then(|z| z.with(|i| i.nodes = 1).ok())
+        } else {
+            one
+        };
+        if let Some(one) = one.filter(|_| s.nodes() > 1) {
+            let single = estimate_step(&one).step_s;
+            one_node_step_s = Some(single);
+            let speedup = if step.step_s.as_secs() > 0.0 { single.as_secs() / step.step_s.as_secs() } else { 1.0 };
+            let n = s.nodes();
+            let how = if sharded { " with ZeRO-3/FSDP" } else { "" };
+            headline = if speedup <= 1.0 {
+                format!("One node is enough{how}: it is faster than {n} nodes here")
+            } else if step.exposed_share <= target {
+                format!("Fits on one node{how}; {n} nodes are {speedup:.1}x faster per step")
+            } else {
+                format!(
+                    "One node is enough{how}: {n} nodes are only {speedup:.1}x faster, the network takes {} of their \
+                     step",
+                    pct(step.exposed_share)
+                )
+            };
+            reasons.push(format!(
+                "On one node of {gpn} GPUs{how} the same step takes {single}: {speedup:.2}x the {} on {n} nodes, \
+                 whose scaling efficiency is {}.",
+                step.step_s,
+                pct(step.scaling_efficiency)
+            ));
+        }
     }
 
     if s.nodes() > 1 {
@@ -191,13 +246,14 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
     };
     let mut min_fabric = None;
     if fabric_nodes > 1 {
-        let needs_zero3 = kind == RecommendationKind::MultiNode && s.input().sync == SyncStrategy::Ddp;
+        let needs_zero3 = kind == RecommendationKind::MultiNode && s.input().sync != SyncStrategy::Zero3 && !mem.fits;
         if needs_zero3 {
-            reasons.push(
-                "DDP replicates the model states on every GPU, so no node count makes it fit: use ZeRO-3/FSDP \
-                 (the fabric advice below assumes it)."
-                    .to_string(),
-            );
+            reasons.push(format!(
+                "{} keeps {} of model states on every GPU here, more than the {cap}: use ZeRO-3/FSDP (the fabric \
+                 advice below assumes it).",
+                s.input().sync.label(),
+                gib(mem.model_state_bytes_per_gpu)
+            ));
         }
         let planned = s.with(|i| {
             i.nodes = i64::from(fabric_nodes);
@@ -224,12 +280,14 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
                     f.step_s
                 )),
                 None => {
-                    let top = LINE_RATE_LADDER_GBPS[LINE_RATE_LADDER_GBPS.len() - 1];
+                    let fabric = planned.input().fabric;
+                    let top = fabric.line_rates_gbps().last().copied().unwrap_or(planned.input().link_gbps);
                     reasons.push(format!(
-                        "No fabric up to {} x {top} Gb/s keeps exposed communication under {} of the step on {} \
+                        "No fabric up to {} x {top} Gb/s {} keeps exposed communication under {} of the step on {} \
                          nodes: more overlap, more compute per synchronisation (a larger batch or gradient \
                          accumulation) or fewer nodes would.",
-                        planned.adapters_per_node(),
+                        planned.gpus_per_node().max(planned.adapters_per_node()),
+                        if fabric == Fabric::Tcp { Fabric::Roce.label() } else { fabric.label() },
                         pct(target),
                         planned.nodes()
                     ))
@@ -238,7 +296,7 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         }
     }
 
-    Recommendation { kind, reasons, target_exposed_share: target, min_nodes, min_fabric }
+    Recommendation { kind, headline, one_node_step_s, reasons, target_exposed_share: target, min_nodes, min_fabric }
 }
 
 #[cfg(test)]
@@ -295,5 +353,52 @@ mod tests {
         .expect("valid");
         let f = smallest_fabric(&s, 0.10).expect("RoCE meets it");
         assert_eq!(f.fabric, Fabric::Roce);
+    }
+
+    #[test]
+    fn the_ladder_offers_only_rates_a_fabric_is_sold_at() {
+        // A compute-light step on two nodes: the ladder has to climb.
+        for (fabric, adapters) in [(Fabric::Infiniband, 8), (Fabric::Tcp, 1), (Fabric::Roce, 1)] {
+            let s = Scenario::new(ScenarioInput {
+                fabric,
+                adapters_per_node: adapters,
+                gdr: fabric.is_rdma(),
+                link_gbps: 25.0,
+                compute: ComputeInput::Given { ms: 2000.0 },
+                ..ScenarioInput::default()
+            })
+            .expect("valid");
+            let f = smallest_fabric(&s, 0.10).expect("a fabric meets 10%");
+            assert!(f.fabric.line_rates_gbps().contains(&f.link_gbps), "{f:?}");
+            assert!(f.fabric != Fabric::Infiniband || f.link_gbps >= 100.0, "{f:?}");
+            assert!(f.fabric != Fabric::Roce || f.link_gbps <= 400.0, "{f:?}");
+            assert!(i64::from(f.adapters_per_node) == adapters || f.adapters_per_node == 8, "{f:?}");
+        }
+    }
+
+    #[test]
+    fn the_headline_compares_one_node_with_the_scenario() {
+        // 7B with ZeRO-1 fits one H100 node; with a small batch two nodes over one 25 GbE port are barely faster.
+        let slow = rec(|i| {
+            i.sync = SyncStrategy::Zero1;
+            i.adapters_per_node = 1;
+            i.link_gbps = 25.0;
+            i.fabric = Fabric::Tcp;
+            i.gdr = false;
+            i.compute = ComputeInput::Tokens { tokens_per_step: 262_144.0, mfu: 0.35 };
+        });
+        assert_eq!(slow.kind, RecommendationKind::SingleNode);
+        assert!(slow.one_node_step_s.is_some());
+        assert!(slow.headline.starts_with("One node is enough"), "{}", slow.headline);
+        let fast = rec(|i| {
+            i.sync = SyncStrategy::Zero1;
+            i.compute = ComputeInput::Tokens { tokens_per_step: 262_144.0, mfu: 0.35 };
+        });
+        assert!(fast.headline.starts_with("Fits on one node; 2 nodes are 1.9x faster"), "{}", fast.headline);
+        let multi = rec(|i| {
+            i.params = 405e9;
+            i.sync = SyncStrategy::Zero3;
+        });
+        assert!(multi.headline.starts_with("Needs several nodes: at least"), "{}", multi.headline);
     }
 }
