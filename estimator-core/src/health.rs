@@ -5,9 +5,15 @@
 //! Thresholds: the model reproduces the healthy public measurements within 20% (README's validation table), so a
 //! run at 75% of the expected bus bandwidth or more is **healthy**, 40% to 75% **degraded**, and below 40%
 //! **unhealthy** (one NIC's worth on an eight-NIC node, or a socket fallback, is far below that).
+//!
+//! A run is judged only against hardware it can be from. When its own facts (ranks, the GPU named in its rank
+//! lines, its hosts) differ from the scenario's, or it measured more than [`MISMATCH_RATIO`] of what the
+//! scenario's hardware can give, the verdict is **mismatch** with what does not match ([`Health::mismatch`]), and
+//! [`run_hardware`] says what the run itself tells about its hardware.
 
 use serde::{Deserialize, Serialize};
 
+use crate::catalog::{self, GpuSpec, Lookup};
 use crate::collective::allreduce;
 use crate::import::{NcclLog, NcclTestsRun, Topology};
 use crate::report::{GdrSupport, ReportFabric, Summary};
@@ -20,6 +26,10 @@ pub const HEALTHY: f64 = 0.75;
 pub const UNHEALTHY: f64 = 0.40;
 /// Sizes from here up are "large" (bandwidth-bound on any fabric this models).
 pub const LARGE_BYTES: f64 = 256.0 * 1024.0 * 1024.0;
+/// Above this share of the expected bus bandwidth a run was not measured on the scenario's hardware: the model is
+/// within 20% of every healthy public measurement (README's validation table), and the two-node Tree/NVLSTree
+/// reading is already judged against its own expectation, so 1.5x is far outside what the same hardware gives.
+pub const MISMATCH_RATIO: f64 = 1.5;
 /// The mid size compared where there is one (latency and protocol matter as much as bandwidth).
 pub const MID_BYTES: f64 = 4.0 * 1024.0 * 1024.0;
 
@@ -34,6 +44,8 @@ pub enum Verdict {
     Degraded,
     /// Below [`UNHEALTHY`].
     Unhealthy,
+    /// The run cannot be from the scenario's hardware ([`Health::mismatch`] says why): not judged.
+    Mismatch,
 }
 
 impl Verdict {
@@ -43,6 +55,7 @@ impl Verdict {
             Verdict::Healthy => "healthy",
             Verdict::Degraded => "degraded",
             Verdict::Unhealthy => "unhealthy",
+            Verdict::Mismatch => "mismatch",
         }
     }
 
@@ -89,8 +102,15 @@ pub struct Cause {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Health {
-    /// The verdict (from the large sizes).
+    /// The verdict (from the large sizes), or `mismatch` when the run is not from the scenario's hardware.
     pub verdict: Verdict,
+    /// What in the run does not match the scenario's hardware, one sentence each; empty unless `mismatch`.
+    #[serde(default)]
+    pub mismatch: Vec<String>,
+    /// What the evidence given with the run says (the NCCL log, the topology, the node report), one line each,
+    /// whatever the verdict.
+    #[serde(default)]
+    pub evidence: Vec<String>,
     /// The check at the largest measured size.
     pub large: SizeCheck,
     /// The check at a mid size, when the run has one.
@@ -127,6 +147,121 @@ fn check(s: &Scenario, size: f64, measured: f64) -> SizeCheck {
     }
 }
 
+/// What a run tells about the hardware it ran on.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunHardware {
+    /// Ranks (GPUs).
+    pub ranks: Option<u32>,
+    /// Hosts, when the rank lines name every rank's host.
+    pub nodes: Option<u32>,
+    /// Ranks per host, when both are known and divide evenly.
+    pub gpus_per_node: Option<u32>,
+    /// The catalog GPU its rank lines name, when they name one the catalog knows.
+    pub gpu: Option<&'static GpuSpec>,
+    /// The GPU name as the rank lines print it.
+    pub gpu_name: Option<String>,
+}
+
+/// What a run's own lines say about its hardware.
+pub fn run_hardware(run: &NcclTestsRun) -> RunHardware {
+    let gpu_name = run.devices.iter().find_map(|d| d.gpu.clone());
+    let gpu = gpu_name.as_deref().and_then(|n| match catalog::lookup(n) {
+        Lookup::Exact(g) | Lookup::Matched(g) => Some(g),
+        Lookup::Unknown => None,
+    });
+    // Hosts are a node count only when every rank's line is there (an excerpt may drop some); otherwise the
+    // highest device index shows GPUs per node (one process per GPU numbers them 0..7 on an 8-GPU node).
+    let complete = run.ranks.is_some_and(|r| run.devices.len() == r as usize);
+    let devices = run.devices.iter().filter_map(|d| d.device).max().map(|d| d.saturating_add(1)).filter(|d| *d > 1);
+    let (nodes, gpus_per_node) = match (run.ranks, run.nodes.filter(|n| *n > 0 && complete), devices) {
+        (Some(r), Some(n), _) if r % n == 0 => (Some(n), Some(r / n)),
+        (Some(r), _, Some(d)) if r % d == 0 => (Some(r / d), Some(d)),
+        _ => (None, None),
+    };
+    RunHardware { ranks: run.ranks, nodes, gpus_per_node, gpu, gpu_name }
+}
+
+/// What in the run cannot be from the scenario's hardware, one sentence each.
+fn mismatches(s: &Scenario, run: &NcclTestsRun, large: &SizeCheck) -> Vec<String> {
+    let hw = run_hardware(run);
+    let mut out = Vec::new();
+    if let (Some(g), Some(name)) = (hw.gpu, hw.gpu_name.as_deref())
+        && s.gpu_known()
+        && g.key != s.gpu().key
+    {
+        out.push(format!("the run's rank lines name {name} ({}); the scenario has {}", g.name, s.gpu().name));
+    }
+    if let Some(r) = hw.ranks
+        && r != s.participants()
+    {
+        out.push(format!(
+            "the run has {r} ranks; the scenario has {} GPUs ({} nodes x {})",
+            s.participants(),
+            s.nodes(),
+            s.gpus_per_node()
+        ));
+    }
+    let hosts = run.nodes.filter(|h| *h > s.nodes() || hw.nodes.is_some());
+    if let Some(h) = hosts
+        && h != s.nodes()
+    {
+        out.push(format!("the run's ranks are on {h} hosts; the scenario has {} nodes", s.nodes()));
+    }
+    if large.ratio > MISMATCH_RATIO {
+        out.push(format!(
+            "it measured {:.1} GB/s, {:.0}% of the {:.1} GB/s the scenario's hardware can give: it was measured on \
+             faster hardware",
+            large.measured_busbw_gbs,
+            large.ratio * 100.0,
+            large.measured_busbw_gbs / large.ratio
+        ));
+    }
+    out
+}
+
+/// What the evidence says, one line each.
+fn evidence_lines(ev: &Evidence<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(log) = ev.log {
+        let mut parts = Vec::new();
+        if let Some(v) = &log.version {
+            parts.push(format!("NCCL {v}"));
+        }
+        if let Some(t) = &log.transport {
+            parts.push(format!("transport {t}"));
+        }
+        if let Some(g) = log.gdr {
+            parts.push(format!("GPUDirect RDMA {}", if g { "on" } else { "off" }));
+        }
+        if let Some(n) = log.nics_used {
+            parts.push(format!("{n} NIC{} in use", if n == 1 { "" } else { "s" }));
+        }
+        if !parts.is_empty() {
+            out.push(format!("The NCCL log: {}.", parts.join(", ")));
+        }
+    }
+    if let Some(topo) = ev.topo {
+        let far: Vec<&str> = topo.nearest.iter().filter(|n| !n.gdr_distance_ok).map(|n| n.gpu.as_str()).collect();
+        if !topo.nearest.is_empty() {
+            out.push(if far.is_empty() {
+                "The topology: every GPU has a NIC within PXB.".to_string()
+            } else {
+                format!("The topology: {} without a NIC within PXB.", far.join(", "))
+            });
+        }
+    }
+    if let Some(x) = ev.summary {
+        out.push(format!(
+            "The node report: {} RDMA adapter{} ({}), GPUDirect RDMA {}.",
+            x.rdma_adapters,
+            if x.rdma_adapters == 1 { "" } else { "s" },
+            x.fabric.name(),
+            x.gdr.name()
+        ));
+    }
+    out
+}
+
 fn cause(id: &str, text: String, try_: &[&str]) -> Cause {
     Cause { id: id.to_string(), text, try_: try_.iter().map(|t| t.to_string()).collect() }
 }
@@ -154,6 +289,11 @@ pub fn judge(s: &Scenario, run: &NcclTestsRun, ev: Evidence<'_>) -> Option<Healt
         .min_by(|a, b| (a.0.ln() - MID_BYTES.ln()).abs().total_cmp(&(b.0.ln() - MID_BYTES.ln()).abs()))
         .filter(|(size, _)| *size >= 64.0 * 1024.0 && *size <= 64.0 * 1024.0 * 1024.0)
         .map(|&(size, busbw)| check(s, size, busbw));
+    let mismatch = mismatches(s, run, &large);
+    let evidence = evidence_lines(&ev);
+    if !mismatch.is_empty() {
+        return Some(Health { verdict: Verdict::Mismatch, mismatch, evidence, large, mid, causes: Vec::new() });
+    }
     let verdict = Verdict::of(large.ratio);
     let mut causes = Vec::new();
     let multi = s.nodes() > 1;
@@ -291,7 +431,7 @@ pub fn judge(s: &Scenario, run: &NcclTestsRun, ev: Evidence<'_>) -> Option<Healt
         // Nothing to explain: keep only what reads the figure (the two-node Tree note).
         causes.retain(|c| c.id == "tree-reading");
     }
-    Some(Health { verdict, large, mid, causes })
+    Some(Health { verdict, mismatch, evidence, large, mid, causes })
 }
 
 fn cause_push(causes: &mut Vec<Cause>, c: Cause) {
@@ -374,5 +514,64 @@ mod tests {
         let h = judge(&s, &run_at(&[(size, tree * 0.98)]), Evidence::default()).expect("a row");
         assert_eq!(h.verdict, Verdict::Healthy);
         assert!(h.causes.iter().any(|c| c.id == "tree-reading"), "{:?}", h.causes);
+    }
+
+    #[test]
+    fn a_run_from_other_hardware_is_a_mismatch_not_a_verdict() {
+        // Scenario: 8 x 25 Gb/s RoCE per node; the run: what 8 x 400G InfiniBand gives.
+        let s = Scenario::new(ScenarioInput {
+            link_gbps: 25.0,
+            fabric: crate::Fabric::Roce,
+            algorithm: Algorithm::Ring,
+            ..ScenarioInput::default()
+        })
+        .expect("valid");
+        let size = 8.0 * 1024.0 * 1024.0 * 1024.0;
+        let h = judge(&s, &run_at(&[(size, 392.3)]), Evidence::default()).expect("a row");
+        assert_eq!(h.verdict, Verdict::Mismatch);
+        assert!(h.mismatch[0].contains("faster hardware"), "{:?}", h.mismatch);
+        assert!(h.causes.is_empty());
+        // Within the model's reach it is judged as before.
+        let fair = allreduce(&s, Bytes::new(size)).busbw_gbs;
+        assert_eq!(judge(&s, &run_at(&[(size, fair)]), Evidence::default()).expect("a row").verdict, Verdict::Healthy);
+    }
+
+    #[test]
+    fn the_runs_own_lines_name_what_does_not_match() {
+        let s = ring();
+        let size = 8.0 * 1024.0 * 1024.0 * 1024.0;
+        let expected = allreduce(&s, Bytes::new(size)).busbw_gbs;
+        let mut run = run_at(&[(size, expected)]);
+        run.ranks = Some(32);
+        run.nodes = Some(4);
+        run.devices = (0..32)
+            .map(|r| crate::import::RankDevice {
+                rank: r,
+                host: Some(format!("node{}", r / 8)),
+                device: Some(r % 8),
+                gpu: Some("NVIDIA A100-SXM4-80GB".to_string()),
+            })
+            .collect();
+        let h = judge(&s, &run, Evidence::default()).expect("a row");
+        assert_eq!(h.verdict, Verdict::Mismatch);
+        let all = h.mismatch.join(" | ");
+        assert!(all.contains("A100"), "{all}");
+        assert!(all.contains("32 ranks; the scenario has 16 GPUs"), "{all}");
+        assert!(all.contains("4 hosts; the scenario has 2 nodes"), "{all}");
+        let hw = run_hardware(&run);
+        assert_eq!((hw.ranks, hw.nodes, hw.gpus_per_node), (Some(32), Some(4), Some(8)));
+        assert_eq!(hw.gpu.map(|g| g.key), Some("a100-sxm4-80gb"));
+    }
+
+    #[test]
+    fn evidence_given_earlier_appears_in_every_verdict() {
+        let s = ring();
+        let size = 8.0 * 1024.0 * 1024.0 * 1024.0;
+        let expected = allreduce(&s, Bytes::new(size)).busbw_gbs;
+        let log = nccl_log::parse("h:1:2 [5] NCCL INFO Channel 03/0 : 5[5] -> 12[4] [send] via NET/IB/3");
+        let h =
+            judge(&s, &run_at(&[(size, expected)]), Evidence { log: Some(&log), ..Default::default() }).expect("a row");
+        assert_eq!(h.verdict, Verdict::Healthy);
+        assert!(h.evidence.iter().any(|e| e.contains("GPUDirect RDMA off")), "{:?}", h.evidence);
     }
 }

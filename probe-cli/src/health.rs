@@ -149,6 +149,15 @@ fn text(h: &Health, s: &Scenario, files: &[String]) -> String {
         );
     }
     let _ = writeln!(t, "Verdict: {}", h.verdict.name());
+    for m in &h.mismatch {
+        let _ = writeln!(t, "  - not this hardware: {m}");
+    }
+    if !h.mismatch.is_empty() {
+        let _ = writeln!(t, "  Judge it against the hardware it ran on (--nodes, --gpu, --report of that node).");
+    }
+    for e in &h.evidence {
+        let _ = writeln!(t, "  evidence: {e}");
+    }
     for c in &h.causes {
         let _ = writeln!(t, "  - {}", c.text);
         for x in &c.try_ {
