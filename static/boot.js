@@ -8,28 +8,41 @@ if (embed !== null && ["1", "true", "yes", ""].includes(embed)) {
 }
 // "Your node": a chosen, dropped or pasted file goes to the report worker (started on first use, see
 // ARCHITECTURE.md), which answers with escaped status HTML and, when it changed a scenario, the new URL query.
+// Requests go one after another, each with the URL as the previous one left it, and each answer comes back with
+// its request's id: two quick loads both land.
 let worker = null;
+let nextId = 0;
+let queue = Promise.resolve();
+const pending = new Map();
 function reportWorker() {
   if (!worker) {
     worker = new Promise((resolve, reject) => {
       const w = new Worker("report-worker_loader.js");
       w.onerror = (e) => reject(new Error(e.message || "the report worker did not start"));
       w.onmessage = (e) => {
-        if (e.data === "ready") resolve(w);
+        if (e.data === "ready") {
+          w.onmessage = (m) => {
+            const done = pending.get(m.data && m.data.id);
+            if (done) {
+              pending.delete(m.data.id);
+              done(m.data);
+            }
+          };
+          resolve(w);
+        }
       };
     });
   }
   return worker;
 }
-async function loadReport(text, name, size) {
+async function send(message) {
   const status = document.getElementById("report-status");
-  const side = document.getElementById("report-side").value;
-  status.textContent = "Reading " + (name || "the pasted text") + "…";
   try {
     const w = await reportWorker();
+    const id = ++nextId;
     const reply = await new Promise((resolve) => {
-      w.onmessage = (e) => resolve(e.data);
-      w.postMessage({ query: location.search, side, name, size, text });
+      pending.set(id, resolve);
+      w.postMessage(Object.assign({ id, query: location.search }, message));
     });
     status.innerHTML = reply.html;
     if (typeof reply.query === "string") {
@@ -40,6 +53,15 @@ async function loadReport(text, name, size) {
   } catch (err) {
     status.textContent = "The report reader could not start in this browser (" + err.message + ").";
   }
+}
+function ask(message, reading) {
+  document.getElementById("report-status").textContent = reading;
+  queue = queue.then(() => send(message));
+  return queue;
+}
+function loadReport(text, name, size) {
+  const side = document.getElementById("report-side").value;
+  return ask({ side, name, size, text }, "Reading " + (name || "the pasted text") + "…");
 }
 async function loadFile(file) {
   if (!file) return;
@@ -53,11 +75,114 @@ document.addEventListener("change", (e) => {
     e.target.value = "";
   }
 });
+// The nodes chart is drawn by the report worker (estimator-core's sweep, chart::nodes_figure) when it comes into
+// view, and again after each change while it is in view; in embed mode it is hidden and never drawn.
+let chartDirty = true;
+let chartVisible = false;
+let chartBusy = false;
+function drawNodes() {
+  const svg = document.getElementById("nodes-chart");
+  const rows = document.getElementById("nodes-table");
+  if (!svg || !rows || !chartVisible || !chartDirty || chartBusy) return;
+  chartDirty = false;
+  chartBusy = true;
+  reportWorker()
+    .then(
+      (w) =>
+        new Promise((resolve) => {
+          const id = ++nextId;
+          pending.set(id, resolve);
+          w.postMessage({ id, action: "nodes", query: location.search });
+        }),
+    )
+    .then((r) => {
+      svg.innerHTML = r.svg;
+      rows.innerHTML = r.rows;
+    })
+    .catch(() => {
+      chartDirty = true;
+    })
+    .finally(() => {
+      chartBusy = false;
+      drawNodes();
+    });
+}
+function watchNodes() {
+  const svg = document.getElementById("nodes-chart");
+  if (!svg) return;
+  if (!("IntersectionObserver" in window)) {
+    chartVisible = true;
+    drawNodes();
+    return;
+  }
+  new IntersectionObserver(
+    (entries) => {
+      chartVisible = entries.some((e) => e.isIntersecting);
+      drawNodes();
+    },
+    { rootMargin: "200px" },
+  ).observe(svg);
+}
+// "Share and embed": the link is the page's own URL (the app keeps it in step with the inputs); the embed code is
+// that URL with embed=1 in an iframe, and the script that fits the iframe to its content.
+function shareFields() {
+  const link = document.getElementById("share-link");
+  const code = document.getElementById("embed-code");
+  if (!link || !code) return;
+  const base = location.origin + location.pathname;
+  const q = location.search.replace(/^\?/, "");
+  link.value = base + (q ? "?" + q : "");
+  const embed = base + "?" + (q ? q + "&embed=1" : "embed=1");
+  const dir = base.slice(0, base.lastIndexOf("/") + 1);
+  code.value =
+    '<iframe src="' + embed.replace(/&/g, "&amp;").replace(/"/g, "&quot;") +
+    '" title="RDMA step-time estimate" width="100%" height="640" loading="lazy"></iframe>\n' +
+    '<script src="' + dir.replace(/"/g, "&quot;") + 'embed-resize.js" defer></' + "script>";
+}
+function copy(id, what) {
+  document.getElementById(id).select();
+  let ok = false;
+  try {
+    ok = document.execCommand("copy");
+  } catch (_) {
+    ok = false;
+  }
+  document.getElementById("share-status").textContent = ok
+    ? "Copied the " + what + "."
+    : "The browser refused the clipboard: the " + what + " is selected, copy it with Ctrl+C.";
+}
+window.addEventListener("rdma-url", () => {
+  shareFields();
+  chartDirty = true;
+  drawNodes();
+});
 document.addEventListener("click", (e) => {
-  if (e.target.id === "report-apply") {
+  if (e.target.id === "copy-link") {
+    copy("share-link", "link");
+  } else if (e.target.id === "copy-embed") {
+    copy("embed-code", "embed code");
+  } else if (e.target.id === "report-apply") {
     loadReport(document.getElementById("report-text").value, null, null);
+  } else if (e.target.id === "report-offer") {
+    e.target.disabled = true;
+    ask({ action: "offer" }, "Applying…");
   }
 });
+// Embedded in another page: tell it the content's height, so its iframe can fit it (static/embed-resize.js).
+if (document.documentElement.classList.contains("embed") && window.parent !== window && "ResizeObserver" in window) {
+  let last = 0;
+  // The body's own height: the root's scrollHeight never drops below the frame's viewport, so it could only grow.
+  new ResizeObserver(() => {
+    const cs = getComputedStyle(document.body);
+    const height = Math.ceil(
+      document.body.getBoundingClientRect().height + parseFloat(cs.marginTop) + parseFloat(cs.marginBottom),
+    );
+    if (height !== last) {
+      last = height;
+      window.parent.postMessage({ type: "rdma-step-estimator:height", height }, "*");
+    }
+  }).observe(document.body);
+}
 for (const type of ["dragover", "drop"]) {
   document.addEventListener(type, (e) => {
     if (!e.target.closest || !e.target.closest("#node-report")) return;
@@ -68,6 +193,8 @@ for (const type of ["dragover", "drop"]) {
 try {
   const glue = await import(tag.dataset.js);
   await glue.default({ module_or_path: tag.dataset.wasm });
+  shareFields();
+  watchNodes();
 } catch (err) {
   const app = document.getElementById("app");
   if (app) {

@@ -41,6 +41,26 @@ async fn js(c: &Client, script: &str) -> Result<serde_json::Value, String> {
     c.execute(script, vec![]).await.map_err(|e| format!("{script}: {e}"))
 }
 
+/// A JS expression for the height of a document's content (its body with margins), as boot.js reports it in
+/// embed mode; the root's scrollHeight never drops below the viewport.
+fn content_height(doc: &str) -> String {
+    format!(
+        "(() => {{ const b = {doc}.body, cs = getComputedStyle(b); \
+         return Math.ceil(b.getBoundingClientRect().height + parseFloat(cs.marginTop) + parseFloat(cs.marginBottom)); }})()"
+    )
+}
+
+/// Runs `script` until it returns true (5 s at most).
+async fn wait_js(c: &Client, script: &str) -> Result<(), String> {
+    for _ in 0..50 {
+        if js(c, script).await? == serde_json::json!(true) {
+            return Ok(());
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    Err(format!("still false after 5 s: {script}"))
+}
+
 async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     // 1. First load answers the reference question, with nothing fetched from anywhere else.
     c.goto(&server.url("index.html")).await.map_err(|e| e.to_string())?;
@@ -59,33 +79,61 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     )
     .await?;
     assert_eq!(foreign, serde_json::json!([]), "the page requests nothing from another origin");
+    // The nodes chart is drawn by the report worker once it is in view, after the first estimate.
+    js(c, "document.getElementById('nodes-chart').scrollIntoView(); return null;").await?;
+    wait_js(c, "return document.querySelectorAll('#nodes-chart path').length === 2;").await?;
+    wait_js(c, "return document.querySelectorAll('#nodes-table tr').length === 9;").await?;
+    let early = js(
+        c,
+        "const m = performance.getEntriesByName('first-estimate')[0].startTime; \
+         return performance.getEntriesByType('resource').filter(e => e.name.includes('report-worker') \
+         && e.startTime < m).map(e => e.name);",
+    )
+    .await?;
+    assert_eq!(early, serde_json::json!([]), "nothing of the worker loads before the first estimate");
     let violations = accessibility_violations(c, &axe_source()?).await?;
     assert!(violations.is_empty(), "axe-core (WCAG 2.1 A/AA) finds: {violations:#?}");
     fit_height(c, 1280).await?;
     let shot = save_screenshot(c, "default.png").await?;
     println!("screenshot of the default view: {}", shot.display());
 
-    // 2. At 375 px nothing overflows sideways.
+    // 2. At 375 px nothing overflows sideways, the chart's table included, and chart text stays readable.
     c.set_window_size(375, 900).await.map_err(|e| e.to_string())?;
+    js(c, "document.querySelectorAll('.chart details').forEach(d => d.open = true); return null;").await?;
     let overflow = js(c, "return document.documentElement.scrollWidth - document.documentElement.clientWidth;").await?;
     assert!(overflow.as_i64().unwrap_or(1) <= 0, "horizontal overflow at 375 px: {overflow}");
+    let px = js(
+        c,
+        "const t = document.querySelector('#nodes-chart text'); const svg = t.ownerSVGElement; \
+         return parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;",
+    )
+    .await?;
+    assert!(px.as_f64().unwrap_or(0.0) >= 10.0, "chart text at 375 px renders at {px} px");
     fit_height(c, 375).await?;
     save_screenshot(c, "narrow-375.png").await?;
     c.set_window_size(1280, 1000).await.map_err(|e| e.to_string())?;
 
-    // 3. A's line rate to 400 makes the lower bounds equal; the fabric too makes the whole steps equal.
+    // 3. A's line rate to 400 makes the lower bounds equal; B's node (the preset) makes the whole steps equal.
     type_into(c, "a-link", "400").await?;
     wait_text(c, "a-lower-bound", |t| t == "0.56 s").await?;
     assert_eq!(text_of(c, "b-lower-bound").await?, "0.56 s");
-    c.find(Locator::Id("a-fabric"))
+    c.find(Locator::Id("a-preset"))
         .await
         .map_err(|e| e.to_string())?
-        .select_by_value("infiniband")
+        .select_by_value("h100-ib")
         .await
         .map_err(|e| e.to_string())?;
     let b_step = text_of(c, "b-step").await?;
     wait_text(c, "a-step", |t| t == b_step).await?;
     wait_text(c, "verdict", |t| t.contains("equal")).await?;
+    // The nodes chart follows once in view: both lines now lie on each other.
+    js(c, "document.getElementById('nodes-chart').scrollIntoView(); return null;").await?;
+    wait_js(
+        c,
+        "const p = document.querySelectorAll('#nodes-chart path'); \
+         return p.length === 2 && p[0].getAttribute('d') === p[1].getAttribute('d');",
+    )
+    .await?;
 
     // 4. A bad value shows the model's error next to the field, keeps the last result, and the page stays up.
     type_into(c, "a-params", "-5").await?;
@@ -114,9 +162,31 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     let status = wait_text(c, "share-status", |t| !t.is_empty()).await?;
     assert!(status.contains("link"), "the copy button reports what happened: {status}");
 
-    // 6. Embed mode: no page chrome, the answer still there; the embed code points at it.
+    // 6. Embed mode: no page chrome, the answer still there; the embed code points at it and fits its height.
     let snippet = value_of(c, "embed-code").await?;
     assert!(snippet.starts_with("<iframe") && snippet.contains("embed=1"), "{snippet}");
+    assert!(snippet.contains("embed-resize.js"), "{snippet}");
+    c.set_window_size(700, 900).await.map_err(|e| e.to_string())?;
+    c.goto(&server.url("index.html?embed=1")).await.map_err(|e| e.to_string())?;
+    wait_text(c, "a-lower-bound", |t| t == "8.96 s").await?;
+    let size =
+        js(c, &format!("return [innerWidth, {CONTENT_HEIGHT}];", CONTENT_HEIGHT = content_height("document"))).await?;
+    let width = size[0].as_f64().unwrap_or(0.0);
+    assert!(width <= 700.0, "{size}");
+    assert!(size[1].as_f64().unwrap_or(9999.0) <= 640.0, "the compact embed fits 640 px at {width} px: {size}");
+    let side_by_side = js(
+        c,
+        "return document.getElementById('b-step').getBoundingClientRect().top \
+         < document.getElementById('a-lower-bound').getBoundingClientRect().bottom;",
+    )
+    .await?;
+    assert_eq!(side_by_side, true, "A and B side by side at 700 px");
+    save_screenshot(c, "embed-700.png").await?;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let worker =
+        js(c, "return performance.getEntriesByType('resource').some(e => e.name.includes('report-worker'));").await?;
+    assert_eq!(worker, false, "embed mode hides the nodes chart and never loads the worker for it");
+    c.set_window_size(1280, 1000).await.map_err(|e| e.to_string())?;
     c.goto(&server.url("index.html?embed=1")).await.map_err(|e| e.to_string())?;
     wait_text(c, "a-lower-bound", |t| t == "8.96 s").await?;
     let chrome = js(c, "return getComputedStyle(document.querySelector('.masthead')).display;").await?;
@@ -127,11 +197,30 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     assert!(open.is_displayed().await.map_err(|e| e.to_string())?, "embed mode links to the full calculator");
     save_screenshot(c, "embed.png").await?;
 
-    // 7. The example documentation page embeds it between paragraphs.
+    // 7. The example documentation page embeds it between paragraphs, and the frame takes its content's height.
     c.goto(&server.url("embed-example.html")).await.map_err(|e| e.to_string())?;
     c.find(Locator::Css("iframe")).await.map_err(|e| e.to_string())?.enter_frame().await.map_err(|e| e.to_string())?;
     wait_text(c, "b-lower-bound", |t| t == "0.56 s").await?;
     c.enter_parent_frame().await.map_err(|e| e.to_string())?;
+    let mut fitted = serde_json::Value::Null;
+    for _ in 0..50 {
+        fitted = js(
+            c,
+            &format!(
+                "const f = document.querySelector('iframe'); return [f.getBoundingClientRect().height, {}];",
+                content_height("f.contentDocument")
+            ),
+        )
+        .await?;
+        if fitted[0].as_f64().is_some_and(|h| (h - fitted[1].as_f64().unwrap_or(0.0)).abs() <= 2.0) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let (frame, content) = (fitted[0].as_f64().unwrap_or(0.0), fitted[1].as_f64().unwrap_or(1.0));
+    assert!((frame - content).abs() <= 2.0, "the iframe fits its content: {fitted}");
+    fit_height(c, 1280).await?;
+    save_screenshot(c, "embed-example.png").await?;
 
     // 8. Under a sub-path (relative asset URLs).
     c.goto(&server.url("sub/index.html?b.link=100")).await.map_err(|e| e.to_string())?;
@@ -162,9 +251,14 @@ async fn paste(c: &Client, side: &str, text: &str) -> Result<(), String> {
 async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     c.goto(&server.url("index.html")).await.map_err(|e| e.to_string())?;
     wait_text(c, "a-lower-bound", |t| t == "8.96 s").await?;
-    // The report worker is not part of the first load: nothing of it is fetched until a report is loaded.
+    // The report worker is not part of the first load: with the nodes chart out of view, nothing of it is fetched
+    // until a report is loaded.
     let fetched = js(c, "return performance.getEntriesByType('resource').map(e => e.name);").await?;
-    assert!(!fetched.to_string().contains("report-worker"), "the worker loads lazily: {fetched}");
+    let chart_below =
+        js(c, "return document.getElementById('nodes-chart').getBoundingClientRect().top > innerHeight + 200;").await?;
+    if chart_below == serde_json::json!(true) {
+        assert!(!fetched.to_string().contains("report-worker"), "the worker loads lazily: {fetched}");
+    }
     // Upload the 8x H100 / 8x 400G InfiniBand node into A (25 Gb/s RoCE at first).
     let upload = |path: PathBuf| async move {
         let input = c.find(Locator::Id("report-file")).await.map_err(|e| e.to_string())?;
@@ -220,7 +314,8 @@ async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     assert_eq!(value_of(c, "b-fabric").await?, "tcp");
     assert_eq!(value_of(c, "b-link").await?, "25");
 
-    // Paste a measured nccl-tests run into A (now 8 x 400G InfiniBand): a verdict, and A uses the measured figure.
+    // Paste a measured nccl-tests run into A (now 8 x 400G InfiniBand): a verdict; A uses the measured figure only
+    // when the user says so.
     let run = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("data/nccl-tests/raw/nccl-tests-290-h100-2node-ndr-ring.txt"),
     )
@@ -228,10 +323,47 @@ async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     paste(c, "a", &run).await?;
     let status = wait_text(c, "report-status", |t| t.contains("Verdict:")).await?;
     assert!(status.contains("Verdict: unhealthy") && status.contains("nccl-tests"), "{status}");
+    assert_eq!(value_of(c, "a-busbw").await?, "", "nothing changes without the user's say");
+    c.find(Locator::Id("report-offer")).await.map_err(|e| e.to_string())?.click().await.map_err(|e| e.to_string())?;
     wait_text(c, "main", |t| t.contains("GB/s, measured;")).await?;
     assert!(value_of(c, "a-busbw").await?.starts_with("95.5"));
+    assert!(text_of(c, "a-measured").await?.contains("95.5"), "the card shows the measurement first");
     fit_height(c, 1280).await?;
     save_screenshot(c, "node-report-health.png").await?;
+
+    // The same run pasted onto B (one 25 GbE port): not from that hardware, so no verdict and no change.
+    paste(c, "b", &run).await?;
+    let status = wait_text(c, "report-status", |t| t.contains("Verdict:")).await?;
+    assert!(status.contains("Verdict: mismatch") && !status.contains("healthy"), "{status}");
+    assert_eq!(value_of(c, "b-busbw").await?, "");
+    assert_eq!(value_of(c, "b-link").await?, "25");
+
+    // A's measurement belongs to its hardware: a report of another node clears it and says so.
+    js(c, "document.getElementById('report-side').value = 'a'; return null;").await?;
+    upload(fixture_report("roce-2x200")).await?;
+    let status = wait_text(c, "report-status", |t| t.contains("Filled scenario")).await?;
+    assert!(status.contains("Cleared the measured bus bandwidth (95.5"), "{status}");
+    assert_eq!(value_of(c, "a-busbw").await?, "");
+
+    // Two quick loads: both land (each with the state the other left).
+    let h100 = std::fs::read_to_string(fixture_report("h100-ib-8x400")).map_err(|e| e.to_string())?;
+    let (h100, roce) = (
+        serde_json::to_string(&h100).map_err(|e| e.to_string())?,
+        serde_json::to_string(&roce).map_err(|e| e.to_string())?,
+    );
+    js(
+        c,
+        &format!(
+            "const side = document.getElementById('report-side'), text = document.getElementById('report-text'), \
+             go = document.getElementById('report-apply'); \
+             side.value = 'a'; text.value = {h100}; go.click(); side.value = 'b'; text.value = {roce}; go.click(); \
+             return null;"
+        ),
+    )
+    .await?;
+    wait_text(c, "report-status", |t| t.contains("Filled scenario B")).await?;
+    assert_eq!(value_of(c, "a-link").await?, "400", "the first load is not lost");
+    assert_eq!(value_of(c, "b-gpu").await?, "l40s");
     Ok(())
 }
 

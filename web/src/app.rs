@@ -2,8 +2,9 @@
 //! and the controls that share it.
 
 use estimator_core::catalog::GPUS;
-use estimator_core::{Estimate, Fabric, GradDtype, Scenario, SweepPoint, SyncStrategy, compare_estimates, estimate};
+use estimator_core::{Estimate, Fabric, GradDtype, Scenario, SyncStrategy, compare_estimates, estimate};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast as _;
 
 use crate::browser;
 use crate::chart::{self, SegmentKind};
@@ -11,31 +12,32 @@ use crate::form::{ComputeMode, FieldError, FormField, LINE_RATES, MODEL_SIZES, P
 use crate::render::{self, dtype_label};
 use crate::share::{self, ChartAxis, PageState, Side};
 
-/// Everything the page shows for one scenario, computed once per change.
+/// Everything the page shows for one scenario, computed once per change (the nodes chart is drawn by the report
+/// worker, [`chart::nodes_figure`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SideResult {
     /// The scenario.
     pub scenario: Scenario,
     /// Step, reference lower bound, memory, recommendation.
     pub estimate: Estimate,
-    /// Step time against nodes.
-    pub sweep: Vec<SweepPoint>,
 }
 
 impl SideResult {
     /// Computes everything for a scenario.
     pub fn new(s: &Scenario) -> SideResult {
-        SideResult { scenario: s.clone(), estimate: estimate(s), sweep: chart::node_sweep(s) }
+        SideResult { scenario: s.clone(), estimate: estimate(s) }
     }
 }
 
-/// One side's reactive state: the form as typed, its errors, and the last valid scenario's results.
+/// One side's reactive state: the form as typed, its errors, the last valid scenario's results, and what an edit
+/// cleared (a measured bus bandwidth that belonged to other hardware).
 #[derive(Clone, Copy)]
 struct SideState {
     side: Side,
     form: RwSignal<ScenarioForm>,
     errors: Memo<Vec<FieldError>>,
     result: Memo<SideResult>,
+    cleared: RwSignal<Option<String>>,
 }
 
 impl SideState {
@@ -48,7 +50,21 @@ impl SideState {
             Err(_) => prev.cloned().unwrap_or_else(|| fallback(side)),
         });
         let result = Memo::new(move |_| valid.with(SideResult::new));
-        SideState { side, form, errors, result }
+        SideState { side, form, errors, result, cleared: RwSignal::new(None) }
+    }
+
+    /// Whether the form is valid, so that what shows is for the inputs as typed.
+    fn fresh(self) -> bool {
+        self.errors.with(Vec::is_empty)
+    }
+
+    /// Changes the form as the user does; says so when that cleared a measured bus bandwidth.
+    fn edit(self, change: impl FnOnce(&mut ScenarioForm) -> Option<String>) {
+        let mut cleared = None;
+        self.form.update(|f| cleared = change(f));
+        if cleared.is_some() {
+            self.cleared.set(cleared);
+        }
     }
 }
 
@@ -75,6 +91,8 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| {
         let q = query.get();
         browser::replace_query(&if embed { share::with_embed(&q) } else { q });
+        // boot.js redraws the nodes chart (through the report worker) and the share fields from the new URL.
+        browser::notify("rdma-url");
     });
     // A probe report loaded in "Your node" (index.html, boot.js and the report worker) rewrites the URL's query
     // and says so with this event: the page takes its state from the URL again, as on a first load.
@@ -82,6 +100,8 @@ pub fn App() -> impl IntoView {
         let (s, _) = PageState::from_query(&browser::query());
         a.form.set(s.a);
         b.form.set(s.b);
+        a.cleared.set(None);
+        b.cleared.set(None);
         axis.set(s.chart);
     });
 
@@ -94,13 +114,16 @@ pub fn App() -> impl IntoView {
             <Answer a=a b=b embed=embed />
             <section class="charts" aria-labelledby="charts-title">
                 <h2 id="charts-title" class="full-only">"Charts"</h2>
+                <p class="stale" role="status" hidden=move || a.fresh() && b.fresh()>
+                    "The charts show the last valid inputs: fix the field marked below."
+                </p>
                 <BarChart a=a.result b=b.result />
                 <div class="full-only">
-                    <NodesChart a=a.result b=b.result axis=axis />
+                    <NodesChart axis=axis />
                 </div>
             </section>
             <div class="full-only">
-                <Recommendations a=a.result b=b.result />
+                <Recommendations a=a b=b />
             </div>
             <div class="embed-only">
                 <RecommendationSummary a=a.result b=b.result />
@@ -109,14 +132,12 @@ pub fn App() -> impl IntoView {
                 <summary class="embed-only">"Change the inputs"</summary>
                 <Inputs a=a b=b />
             </details>
-            <div class="full-only">
-                <Share query=query />
-            </div>
+
             <p class="embed-only embed-foot">
                 <a href=move || browser::url_for(&query.get()) target="_blank" rel="noopener">
                     "Open the full calculator"
                 </a>
-                " · lower bound = gradient bytes × 2 ÷ one adapter's line rate"
+                " · reference arithmetic = gradient bytes × 2 ÷ one adapter's line rate"
             </p>
         </main>
     }
@@ -156,17 +177,28 @@ fn ResultCard(st: SideState) -> impl IntoView {
     let side = st.side;
     let k = side.key();
     let r = st.result;
-    let valid = move || st.errors.with(|e| e.is_empty());
+    let use_model_id = format!("{k}-use-model");
+    // The card's own button ("Use the model" beside a measured bus bandwidth) is markup from `render`, so its click
+    // is taken here, on the container.
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let id = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|e| e.id());
+        if id.as_deref() == Some(use_model_id.as_str()) {
+            st.form.update(|f| f.measured_busbw.clear());
+        }
+    };
     view! {
         <article class=format!("card result side-{k}") aria-labelledby=format!("{k}-title")>
             <h3 id=format!("{k}-title")>
                 <span class="badge">{side.label()}</span>
                 {move || r.with(|r| render::summary(&r.scenario))}
             </h3>
-            <p class="stale" role="status" hidden=valid>
+            <p class="stale" role="status" hidden=move || st.fresh()>
                 "Showing the last valid inputs: fix the field marked below."
             </p>
-            <div inner_html=move || r.with(|r| render::result_card(side, r))></div>
+            <p class="cleared" role="status" id=format!("{k}-cleared") hidden=move || st.cleared.with(Option::is_none)>
+                {move || st.cleared.get().unwrap_or_default()}
+            </p>
+            <div on:click=on_click inner_html=move || r.with(|r| render::result_card(side, r))></div>
         </article>
     }
 }
@@ -195,20 +227,10 @@ fn BarChart(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
     }
 }
 
+/// The nodes chart's frame: caption, axis choice, legend and the empty SVG and table that boot.js fills with what
+/// the report worker draws for the page's URL (`chart::nodes_figure`) once the chart is in view.
 #[component]
-fn NodesChart(a: Memo<SideResult>, b: Memo<SideResult>, axis: RwSignal<ChartAxis>) -> impl IntoView {
-    let plot = move || {
-        let axis = axis.get();
-        a.with(|ra| {
-            b.with(|rb| {
-                chart::nodes_svg(&chart::nodes_chart(
-                    &[(&ra.sweep[..], ra.scenario.nodes()), (&rb.sweep[..], rb.scenario.nodes())],
-                    axis,
-                ))
-            })
-        })
-    };
-    let table = move || a.with(|ra| b.with(|rb| render::nodes_table_rows(&ra.sweep, &rb.sweep)));
+fn NodesChart(axis: RwSignal<ChartAxis>) -> impl IntoView {
     let caption = move || match axis.get() {
         ChartAxis::StepTime => {
             "Step time against the number of nodes (log scales); the large dot is each scenario's own"
@@ -232,7 +254,7 @@ fn NodesChart(a: Memo<SideResult>, b: Memo<SideResult>, axis: RwSignal<ChartAxis
                 {radio("chart-efficiency", ChartAxis::Efficiency, "scaling efficiency")}
             </div>
             <svg viewBox=format!("0 0 {} {}", chart::WIDTH, chart::HEIGHT) role="img" id="nodes-chart"
-                aria-label="Step time or scaling efficiency of A and B against the number of nodes; the same data is in the table below" inner_html=plot></svg>
+                aria-label="Step time or scaling efficiency of A and B against the number of nodes; the same data is in the table below"></svg>
             <ul class="legend">
                 <li><span class="swatch line-a"></span>"A"</li>
                 <li><span class="swatch line-b"></span>"B"</li>
@@ -243,7 +265,7 @@ fn NodesChart(a: Memo<SideResult>, b: Memo<SideResult>, axis: RwSignal<ChartAxis
                     <thead>
                         <tr><th>"nodes"</th><th>"A step"</th><th>"A efficiency"</th><th>"B step"</th><th>"B efficiency"</th></tr>
                     </thead>
-                    <tbody inner_html=table></tbody>
+                    <tbody id="nodes-table"></tbody>
                 </table>
             </details>
         </figure>
@@ -251,17 +273,18 @@ fn NodesChart(a: Memo<SideResult>, b: Memo<SideResult>, axis: RwSignal<ChartAxis
 }
 
 #[component]
-fn Recommendations(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
-    let card = move |side: Side, r: Memo<SideResult>| {
+fn Recommendations(a: SideState, b: SideState) -> impl IntoView {
+    let card = move |st: SideState| {
+        let side = st.side;
         view! {
             <article class=format!("card recommendation side-{}", side.key())
-                inner_html=move || r.with(|r| render::recommendation_card(side, r))></article>
+                inner_html=move || st.result.with(|r| render::recommendation_card(side, r, !st.fresh()))></article>
         }
     };
     view! {
         <section class="recommend" aria-labelledby="rec-title">
             <h2 id="rec-title">"Recommendation"</h2>
-            <div class="pair">{card(Side::A, a)} {card(Side::B, b)}</div>
+            <div class="pair">{card(a)} {card(b)}</div>
         </section>
     }
 }
@@ -270,15 +293,18 @@ fn Recommendations(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
 fn RecommendationSummary(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
     view! {
         <div class="rec-summary">
-            <p id="a-rec-kind">{move || a.with(|r| render::recommendation_line(Side::A, r))}</p>
-            <p id="b-rec-kind">{move || b.with(|r| render::recommendation_line(Side::B, r))}</p>
+            <p id="a-rec-line">{move || a.with(|r| render::recommendation_line(Side::A, r))}</p>
+            <p id="b-rec-line">{move || b.with(|r| render::recommendation_line(Side::B, r))}</p>
         </div>
     }
 }
 
 #[component]
 fn Inputs(a: SideState, b: SideState) -> impl IntoView {
-    let copy_ab = move |_| b.form.set(a.form.get());
+    let copy_ab = move |_| {
+        b.form.set(a.form.get());
+        b.cleared.set(None);
+    };
     let swap = move |_| {
         let (x, y) = (a.form.get(), b.form.get());
         a.form.set(y);
@@ -348,10 +374,17 @@ const FIELDS: [Spec; 15] = [
         GradDtype::ALL.iter().map(|d| (d.name().to_string(), dtype_label(*d).to_string())).collect()
     }),
     select(FormField::Sync, "Sync strategy", || {
-        pairs(&[
-            (SyncStrategy::Ddp.name(), "DDP (all-reduce)"),
-            (SyncStrategy::Zero3.name(), "ZeRO-3 / FSDP (1.5× volume)"),
-        ])
+        SyncStrategy::ALL
+            .iter()
+            .map(|s| {
+                let how = match s {
+                    SyncStrategy::Ddp => " (all-reduce)",
+                    SyncStrategy::Zero3 => " (1.5× volume)",
+                    _ => " (sharded states)",
+                };
+                (s.name().to_string(), format!("{}{how}", s.label()))
+            })
+            .collect()
     }),
     select(FormField::Gpu, "GPU", || GPUS.iter().map(|g| (g.key.to_string(), g.name.to_string())).collect()),
     text(FormField::GpusPerNode, "GPUs per node", "", None),
@@ -391,12 +424,11 @@ const ADVANCED: [Spec; 4] = [
 fn ScenarioFields(st: SideState) -> impl IntoView {
     let side = st.side;
     let k = side.key();
-    let form = st.form;
     let preset_id = format!("{k}-preset");
     let on_preset = move |ev: leptos::ev::Event| {
         let id = event_target_value(&ev);
         if let Some(p) = PRESETS.iter().find(|p| p.id == id) {
-            form.update(|f| f.apply(p));
+            st.edit(|f| f.apply(p));
         }
     };
     view! {
@@ -421,17 +453,16 @@ fn ScenarioFields(st: SideState) -> impl IntoView {
 fn field_view(st: SideState, spec: &'static Spec) -> AnyView {
     let field = spec.field;
     let form = st.form;
-    let id = format!("{}-{}", st.side.key(), field.key());
+    // The compute-source select is `a-compute-source`: `a-compute` is the card's compute time.
+    let key = if field == FormField::Compute { "compute-source" } else { field.key() };
+    let id = format!("{}-{key}", st.side.key());
     let err_id = format!("{id}-error");
     let error =
         Memo::new(move |_| st.errors.with(|es| es.iter().find(|e| e.field == field).map(|e| e.message.clone())));
+    // An implausible value that still reads gets a hint in the same line, without blocking the estimate.
+    let hint = Memo::new(move |_| form.with(|f| f.hint(field)));
     let hidden = move || spec.only.is_some_and(|m| form.with(|f| f.compute_mode != m));
-    let set = move |v: String| {
-        form.update(|f| {
-            // A select only offers valid values and text fields take any text, so this cannot be refused.
-            let _ = f.set(field, &v);
-        })
-    };
+    let set = move |v: String| st.edit(|f| f.edit(field, &v));
     let control = match spec.kind {
         Kind::Text(unit, list) => view! {
             <div class="control">
@@ -481,50 +512,10 @@ fn field_view(st: SideState, spec: &'static Spec) -> AnyView {
             {(!check).then(|| view! { <label for=id.clone()>{spec.label}</label> })}
             {control}
             {check.then(|| view! { <label for=id.clone()>{spec.label}</label> })}
-            <p class="error" id=err_id aria-live="polite">{move || error.get().unwrap_or_default()}</p>
+            <p class="error" class:hint=move || error.with(Option::is_none) id=err_id aria-live="polite">
+                {move || error.get().or_else(|| hint.get()).unwrap_or_default()}
+            </p>
         </div>
     }
     .into_any()
-}
-
-#[component]
-fn Share(query: Memo<String>) -> impl IntoView {
-    let link = move || browser::url_for(&query.get());
-    let embed_url = move || browser::url_for(&share::with_embed(&query.get()));
-    let snippet = move || {
-        format!(
-            "<iframe src=\"{}\" title=\"RDMA step-time estimate\" width=\"100%\" height=\"640\" loading=\"lazy\"></iframe>",
-            embed_url().replace('&', "&amp;")
-        )
-    };
-    let status = RwSignal::new(String::new());
-    let copy = move |what: &'static str, id: &'static str| {
-        status.set(if browser::copy_from(id) {
-            format!("Copied the {what}.")
-        } else {
-            format!("The browser refused the clipboard: the {what} is selected, copy it with Ctrl+C.")
-        });
-    };
-    view! {
-        <section class="share" aria-labelledby="share-title">
-            <h2 id="share-title">"Share and embed"</h2>
-            <div class="share-row">
-                <label for="share-link">"Link to this view"</label>
-                <input id="share-link" type="text" readonly prop:value=link />
-                <button type="button" id="copy-link" on:click=move |_| copy("link", "share-link")>"Copy link"</button>
-            </div>
-            <div class="share-row">
-                <label for="embed-code">"Embed in documentation"</label>
-                <textarea id="embed-code" readonly rows="3" prop:value=snippet></textarea>
-                <button type="button" id="copy-embed" on:click=move |_| copy("embed code", "embed-code")>
-                    "Copy embed code"
-                </button>
-            </div>
-            <p class="status" role="status" id="share-status">{move || status.get()}</p>
-            <p class="fine">
-                "The embed shows both scenarios in a compact layout; "
-                <a href="embed-example.html">"see an example documentation page"</a> "."
-            </p>
-        </section>
-    }
 }

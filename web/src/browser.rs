@@ -1,7 +1,7 @@
-//! The few browser calls the page makes: its URL, the clipboard, a performance mark and the embed class. Each one fails softly
+//! The few browser calls the page makes: its URL, an event for boot.js, a performance mark and the embed class. Each one fails softly
 //! (returns `None` or `false`) where the browser refuses, so no call here can take the page down.
 
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
 fn window() -> Option<web_sys::Window> {
     web_sys::window()
@@ -38,22 +38,11 @@ pub fn replace_query(query: &str) {
     }
 }
 
-/// Selects the text of the input or textarea with this id and copies it to the clipboard. `false` when the
-/// browser refuses; the text stays selected, so the user can copy it by hand.
-///
-/// This is the synchronous `execCommand("copy")` path, which works over plain http on a LAN address too, where
-/// `navigator.clipboard` does not exist.
-pub fn copy_from(id: &str) -> bool {
-    let Some(doc) = window().and_then(|w| w.document()) else { return false };
-    let Some(el) = doc.get_element_by_id(id) else { return false };
-    if let Some(input) = el.dyn_ref::<web_sys::HtmlInputElement>() {
-        input.select();
-    } else if let Some(area) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
-        area.select();
-    } else {
-        return false;
-    }
-    doc.dyn_into::<web_sys::HtmlDocument>().ok().and_then(|d| d.exec_command("copy").ok()).unwrap_or(false)
+/// Dispatches a plain event named `name` on the window (boot.js listens for `rdma-url`).
+pub fn notify(name: &str) {
+    let (Some(w), Ok(ev)) = (window(), web_sys::Event::new(name)) else { return };
+    // Nobody to tell is not an error.
+    let _ = w.dispatch_event(&ev);
 }
 
 /// Sets a performance mark (read by `scripts/page-bench.sh`).

@@ -6,8 +6,8 @@ use std::fmt::Write;
 use estimator_core::{Scenario, StepEstimate, SweepPoint, sweep_nodes};
 
 use crate::format;
-use crate::render::esc;
-use crate::share::ChartAxis;
+use crate::render::{self, esc};
+use crate::share::{ChartAxis, PageState};
 
 /// What a part of a step bar is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -310,4 +310,22 @@ pub fn nodes_svg(c: &LineChart) -> String {
         out.push_str("</g>");
     }
     out
+}
+
+/// The nodes chart for a page state, as its SVG markup and its table's rows: what the report worker draws when
+/// the chart comes into view (boot.js), so none of it weighs on the first load. A side whose form does not read
+/// keeps its first-load scenario here; the page marks the chart stale meanwhile.
+pub fn nodes_figure(query: &str) -> (String, String) {
+    let (state, _) = PageState::from_query(query);
+    let sweeps: Vec<(Vec<SweepPoint>, u32)> = [(&state.a, crate::share::Side::A), (&state.b, crate::share::Side::B)]
+        .into_iter()
+        .filter_map(|(form, side)| form.to_scenario().or_else(|_| side.default_form().to_scenario()).ok())
+        .map(|s| (node_sweep(&s), s.nodes()))
+        .collect();
+    let lines: Vec<(&[SweepPoint], u32)> = sweeps.iter().map(|(p, n)| (&p[..], *n)).collect();
+    let rows = match &sweeps[..] {
+        [a, b] => render::nodes_table_rows(&a.0, &b.0),
+        _ => String::new(),
+    };
+    (nodes_svg(&nodes_chart(&lines, state.chart)), rows)
 }

@@ -137,7 +137,7 @@ pub struct ScenarioForm {
     pub params: String,
     /// Gradient type.
     pub dtype: GradDtype,
-    /// DDP or ZeRO-3/FSDP.
+    /// DDP, ZeRO-1, ZeRO-2 or ZeRO-3/FSDP.
     pub sync: SyncStrategy,
     /// Catalog key of the GPU.
     pub gpu: String,
@@ -210,13 +210,40 @@ impl ScenarioForm {
         }
     }
 
-    /// Scenario A of the first load: the reference question at 25 Gb/s (8x 25 Gb/s RoCE per node).
+    /// The job of the first load: 7B in BF16 with ZeRO-1 (the all-reduce's gradient bytes, so the reference
+    /// arithmetic holds, and states that fit an 80 GB H100), at the batch of a cited public recipe (see
+    /// [`PAGE_TOKENS_PER_STEP`], [`PAGE_MFU`]), on two nodes of 8 H100.
+    pub fn page_job() -> ScenarioInput {
+        ScenarioInput {
+            sync: SyncStrategy::Zero1,
+            compute: ComputeInput::Tokens { tokens_per_step: PAGE_TOKENS_PER_STEP, mfu: PAGE_MFU },
+            ..ScenarioInput::default()
+        }
+    }
+
+    /// Scenario A of the first load: the rental the reference question warns about, one 25 GbE port per node
+    /// (the "8× H100 SXM, 1× 25 GbE" preset).
     pub fn page_a() -> ScenarioForm {
+        let mut f = ScenarioForm::from_input(&ScenarioForm::page_job());
+        if let Some(p) = PRESETS.iter().find(|p| p.id == "h100-25g") {
+            f.apply(p);
+        }
+        f
+    }
+
+    /// Scenario B of the first load: the same job on 8× 400 Gb/s InfiniBand per node.
+    pub fn page_b() -> ScenarioForm {
+        ScenarioForm::from_input(&ScenarioForm::page_job())
+    }
+
+    /// Scenario A of links written before the first load changed (links without `v=2`): 8× 25 Gb/s RoCE per
+    /// node, DDP, 4M tokens per step. Such a link still means what its author saw.
+    pub fn legacy_a() -> ScenarioForm {
         ScenarioForm::from_input(&ScenarioInput { link_gbps: 25.0, fabric: Fabric::Roce, ..ScenarioInput::default() })
     }
 
-    /// Scenario B of the first load: the same job on 8x 400 Gb/s InfiniBand per node.
-    pub fn page_b() -> ScenarioForm {
+    /// Scenario B of links without `v=2`: the model's default, 8× 400 Gb/s InfiniBand, DDP, 4M tokens per step.
+    pub fn legacy_b() -> ScenarioForm {
         ScenarioForm::from_input(&ScenarioInput::default())
     }
 
@@ -286,7 +313,9 @@ impl ScenarioForm {
                 self.gpu = t.to_string();
             }
             FormField::Dtype => self.dtype = GradDtype::parse(v).ok_or_else(|| refuse("fp32, bf16, fp16 or fp8"))?,
-            FormField::Sync => self.sync = SyncStrategy::parse(v).ok_or_else(|| refuse("ddp or zero3"))?,
+            FormField::Sync => {
+                self.sync = SyncStrategy::parse(v).ok_or_else(|| refuse("ddp, zero1, zero2 or zero3"))?
+            }
             FormField::Fabric => {
                 self.fabric = Fabric::parse(v).ok_or_else(|| refuse("infiniband, roce, efa, rdma or tcp"))?
             }
@@ -306,6 +335,60 @@ impl ScenarioForm {
             }
         }
         Ok(())
+    }
+
+    /// Whether a field describes the hardware (or node count) a measured bus bandwidth was measured on.
+    pub fn is_hardware(f: FormField) -> bool {
+        matches!(
+            f,
+            FormField::Gpu
+                | FormField::GpusPerNode
+                | FormField::Nodes
+                | FormField::Adapters
+                | FormField::Link
+                | FormField::Fabric
+                | FormField::Gdr
+        )
+    }
+
+    /// Sets a field as the user edits it: as [`ScenarioForm::set`], and a change of hardware or node count clears
+    /// a measured bus bandwidth, which belongs to what it was measured on. Returns what was cleared, in words.
+    pub fn edit(&mut self, f: FormField, v: &str) -> Option<String> {
+        let before = self.value(f);
+        // A select only offers valid values and text fields take any text, so this cannot be refused.
+        let _ = self.set(f, v);
+        if ScenarioForm::is_hardware(f) && self.value(f) != before { self.clear_measured() } else { None }
+    }
+
+    /// Drops the measured bus bandwidth; returns the sentence that says so, when there was one.
+    pub fn clear_measured(&mut self) -> Option<String> {
+        if self.measured_busbw.trim().is_empty() {
+            return None;
+        }
+        let was = std::mem::take(&mut self.measured_busbw);
+        Some(format!(
+            "Cleared the measured bus bandwidth ({} GB/s): it was measured on other hardware. The model is back.",
+            clip(was.trim())
+        ))
+    }
+
+    /// A hint for a value that reads but is unlikely to be meant ("70 parameters: did you mean 70B?"); it does not
+    /// block the estimate.
+    pub fn hint(&self, f: FormField) -> Option<String> {
+        let t = self.text(f)?.trim();
+        let pct = |v: f64, what: &str| {
+            (v > 0.0 && v < 1.0)
+                .then(|| format!("{what} {}%: did you mean {}%?", format::num(v, 3), format::num(v * 100.0, 1)))
+        };
+        match f {
+            FormField::Params => {
+                let v = parse_count(t).ok()?;
+                (v < 1e6).then(|| format!("{} parameters: did you mean {}B?", format::count(v), format::num(v, 3)))
+            }
+            FormField::Mfu => pct(t.trim_end_matches('%').trim().parse().ok()?, "MFU"),
+            FormField::Overlap => pct(t.trim_end_matches('%').trim().parse().ok()?, "Overlap"),
+            _ => None,
+        }
     }
 
     /// Reads the form into a model input, without the model's range checks, and lists every field that cannot be
@@ -403,17 +486,23 @@ impl ScenarioForm {
         if summary.fabric == estimator_core::report::ReportFabric::None {
             self.nodes = input.nodes.to_string();
         }
+        said.extend(self.clear_measured());
         said
     }
 
-    /// Applies a rental preset: GPU, GPUs per node, adapters, line rate, fabric and GPUDirect RDMA.
-    pub fn apply(&mut self, p: &Preset) {
+    /// Applies a rental preset: GPU, GPUs per node, adapters, line rate, fabric and GPUDirect RDMA. Other
+    /// hardware clears a measured bus bandwidth; the sentence that says so is returned.
+    pub fn apply(&mut self, p: &Preset) -> Option<String> {
+        let before = self.clone();
         self.gpu = p.gpu.to_string();
         self.gpus_per_node = p.gpus_per_node.to_string();
         self.adapters = p.adapters.to_string();
         self.link_gbps = format::num(p.link_gbps, 3);
         self.fabric = p.fabric;
         self.gdr = p.gdr;
+        let changed =
+            FormField::ALL.iter().any(|f| ScenarioForm::is_hardware(*f) && before.value(*f) != self.value(*f));
+        if changed { self.clear_measured() } else { None }
     }
 }
 
@@ -471,6 +560,16 @@ fn percent(t: &str, min: f64) -> Result<f64, String> {
     }
     Ok(v / 100.0)
 }
+
+/// Tokens per optimizer step of the first load: 16 GPUs x a local batch of 2 sequences x 8192 tokens = 262,144.
+/// Source: torchtitan's Llama 3.1 8B benchmark on H100 (pytorch/torchtitan,
+/// `benchmarks/llama3_h100_202412_torchtitan.md` at 31a17bf, table 1: "FSDP ... Local batch size 2"), whose
+/// config sets `seq_len = 8192` (`train_configs/llama3_8b.toml`).
+pub const PAGE_TOKENS_PER_STEP: f64 = 262_144.0;
+
+/// MFU of the first load. Source: the same benchmark, "Llama 3.1 8B model training on 8 or 128 H100 GPUs without
+/// Float8 achieves 33% to 39% MFU"; 35% is inside that range.
+pub const PAGE_MFU: f64 = 0.35;
 
 /// A common rental: GPUs and fabric of one node.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -60,10 +60,10 @@ pub fn verdict(c: &Comparison) -> String {
     let equal = |r: f64| (r - 1.0).abs() <= 1e-9;
     let lr = c.reference_lower_bound_ratio_b_over_a;
     let lower = if equal(lr) {
-        "The lower bounds are equal.".to_string()
+        "The reference arithmetic is equal.".to_string()
     } else {
         let (fast, slow, r) = if lr < 1.0 { ("B", "A", 1.0 / lr) } else { ("A", "B", lr) };
-        format!("Lower bound: {fast} moves the gradients {}× faster than {slow}.", format::num(r, 1))
+        format!("Reference arithmetic: {fast} moves the gradients {}× faster than {slow}.", format::num(r, 1))
     };
     let step = if equal(c.step_ratio_b_over_a) {
         "The realistic steps are equal.".to_string()
@@ -80,28 +80,97 @@ pub fn verdict(c: &Comparison) -> String {
     format!("{lower} {step}")
 }
 
-/// The body of one scenario's result card: lower bound with its arithmetic, the realistic estimate with its
-/// parts, and the model's warnings and notes. Ids: `{a,b}-lower-bound`, `-comm`, `-hidden`, `-exposed`,
-/// `-compute`, `-step`.
+/// The body of one scenario's result card, led by what decides: whether the job fits, a measured bus bandwidth in
+/// use, then the step time and its exposed communication; then the realistic estimate's parts, the reference
+/// arithmetic (a simplified lower bound) and why the estimate is below it, and the model's warnings and notes.
+/// Ids: `{a,b}-nofit`, `-measured`, `-use-model` (a button), `-step`, `-exposed`, `-comm`, `-hidden`, `-compute`,
+/// `-realistic`, `-lower-bound`, `-below`.
 pub fn result_card(side: Side, r: &SideResult) -> String {
     let k = side.key();
     let l = &r.estimate.reference_lower_bound;
     let s = &r.scenario;
     let i = s.input();
     let e = &r.estimate.step;
+    let m = &r.estimate.memory;
     let mut h = String::new();
+
+    if !m.fits {
+        let _ = write!(
+            h,
+            r#"<p class="nofit" id="{k}-nofit"><b>Does not fit:</b> {} per GPU with {}, the {} has {}. The step below is for a job that cannot run as configured.</p>"#,
+            format::gib(m.total_bytes_per_gpu),
+            i.sync.label(),
+            esc(s.gpu().name),
+            format::gib(m.gpu_memory_bytes),
+        );
+    }
+    if e.bottleneck == estimator_core::Bottleneck::Measured {
+        let _ = write!(
+            h,
+            r#"<p class="measured" id="{k}-measured">Communication uses the <b>measured</b> bus bandwidth, {} GB/s (nccl-tests), in place of the model's. <button type="button" id="{k}-use-model">Use the model</button></p>"#,
+            format::num(e.busbw_gbs.get(), 1)
+        );
+    }
+    let _ = write!(
+        h,
+        r#"<div class="block head"><p class="kicker">Step time</p><p class="big" id="{k}-step">{}</p><p>Communication exposed: <b id="{k}-exposed">{}</b>, {} of the step · scaling efficiency {}"#,
+        format::secs(e.step_s),
+        format::secs(e.exposed_comm_s),
+        format::pct(e.exposed_share),
+        format::pct(e.scaling_efficiency),
+    );
+    if let Some(t) = e.tokens_per_s {
+        let _ = write!(h, " · {} tokens/s", format::count(t));
+    }
+    h.push_str("</p></div>");
+
+    let bus = if s.participants() <= 1 {
+        "nothing to synchronise on one GPU".to_string()
+    } else {
+        let limit = if e.bottleneck == estimator_core::Bottleneck::Measured {
+            "measured".to_string()
+        } else {
+            format!("limited by {}", e.bottleneck.describe())
+        };
+        format!(
+            "bus bandwidth {} GB/s, {limit}; {} × {} latency",
+            format::num(e.busbw_gbs.get(), 1),
+            plural(e.buckets, "bucket"),
+            format::secs(e.latency_per_collective_s)
+        )
+    };
+    let compute_how = match i.compute {
+        ComputeInput::Given { .. } => "as given".to_string(),
+        ComputeInput::Tokens { tokens_per_step, mfu } => format!(
+            "6 × {} × {} tokens ÷ ({} × {} TFLOP/s × {} MFU)",
+            format::params(i.params),
+            format::count(tokens_per_step),
+            s.participants(),
+            format::num(s.gpu().bf16_dense_tflops.get(), 0),
+            format::pct(mfu)
+        ),
+    };
+    let _ = write!(
+        h,
+        r#"<div class="block realistic"><p class="kicker">Realistic estimate</p><dl class="figures"><dt>Communication</dt><dd id="{k}-comm">{}</dd><dd class="how">{}</dd><dt>Hidden behind compute</dt><dd id="{k}-hidden">{}</dd><dt>Compute</dt><dd id="{k}-compute">{}</dd><dd class="how">{}</dd></dl></div>"#,
+        format::secs(e.comm_s),
+        esc(&bus),
+        format::secs(e.hidden_comm_s),
+        format::secs(e.compute_s),
+        esc(&compute_how),
+    );
 
     let gb = format::gb(l.gradient_bytes);
     let per = format::gb(l.bytes_per_participant);
     let rate = format::num(l.link_gbyte_per_s.get(), 4);
     let volume = if l.sync_volume_factor != 1.0 {
-        format!(" × {} (ZeRO-3/FSDP)", format::num(l.sync_volume_factor, 2))
+        format!(" × {} ({})", format::num(l.sync_volume_factor, 2), i.sync.label())
     } else {
         String::new()
     };
     let _ = write!(
         h,
-        r#"<div class="block lower"><p class="kicker">Lower bound</p><p class="big" id="{k}-lower-bound">{}</p><ol class="arith" aria-label="The arithmetic"><li>Gradients: {} × {} bytes ({}) = <b>{gb}</b></li><li>Through each participant's link: {} × {gb}{volume} = <b>{per}</b></li><li>One adapter: {} Gb/s = <b>{rate} GB/s</b></li><li>{per} ÷ {rate} GB/s = <b>{}</b></li></ol><p class="fine">One adapter per participant, ring factor {}, no latency, no overlap."#,
+        r#"<div class="block lower"><p class="kicker">The reference arithmetic (one link per GPU)</p><p class="big" id="{k}-lower-bound">{}</p><ol class="arith" aria-label="The arithmetic"><li>Gradients: {} × {} bytes ({}) = <b>{gb}</b></li><li>Through each participant's link: {} × {gb}{volume} = <b>{per}</b></li><li>One adapter: {} Gb/s = <b>{rate} GB/s</b></li><li>{per} ÷ {rate} GB/s = <b>{}</b></li></ol><p class="fine">A simplified lower bound: one adapter per participant, ring factor {}, no latency, no overlap."#,
         format::secs(l.time_s),
         format::params(i.params),
         format::num(i.dtype.bytes(), 0),
@@ -121,53 +190,15 @@ pub fn result_card(side: Side, r: &SideResult) -> String {
             format::secs(e.lower_bound_s)
         );
     }
-    h.push_str("</p></div>");
-
-    let bus = if s.participants() <= 1 {
-        "nothing to synchronise on one GPU".to_string()
-    } else {
-        let limit = if e.bottleneck == estimator_core::Bottleneck::Measured {
-            "measured".to_string()
-        } else {
-            format!("limited by {}", e.bottleneck.describe())
-        };
-        format!(
-            "bus bandwidth {} GB/s, {limit}; {} buckets × {} latency",
-            format::num(e.busbw_gbs.get(), 1),
-            e.buckets,
-            format::secs(e.latency_per_collective_s)
-        )
-    };
-    let compute_how = match i.compute {
-        ComputeInput::Given { .. } => "as given".to_string(),
-        ComputeInput::Tokens { tokens_per_step, mfu } => format!(
-            "6 × {} × {} tokens ÷ ({} × {} TFLOP/s × {} MFU)",
-            format::params(i.params),
-            format::count(tokens_per_step),
-            s.participants(),
-            format::num(s.gpu().bf16_dense_tflops.get(), 0),
-            format::pct(mfu)
-        ),
-    };
-    let _ = write!(
-        h,
-        r#"<div class="block realistic"><p class="kicker">Realistic estimate</p><p class="big" id="{k}-realistic">{} <span class="unit">communication</span></p><dl class="figures"><dt>Communication</dt><dd id="{k}-comm">{}</dd><dd class="how">{}</dd><dt>Hidden behind compute</dt><dd id="{k}-hidden">{}</dd><dt>Exposed (adds to the step)</dt><dd id="{k}-exposed">{}</dd><dt>Compute</dt><dd id="{k}-compute">{}</dd><dd class="how">{}</dd></dl><p class="step">Step: <b id="{k}-step">{}</b> · scaling efficiency {}"#,
-        format::secs(e.comm_s),
-        format::secs(e.comm_s),
-        esc(&bus),
-        format::secs(e.hidden_comm_s),
-        format::secs(e.exposed_comm_s),
-        format::secs(e.compute_s),
-        esc(&compute_how),
-        format::secs(e.step_s),
-        format::pct(e.scaling_efficiency),
-    );
-    if let Some(t) = e.tokens_per_s {
-        let _ = write!(h, " · {} tokens/s", format::count(t));
+    h.push_str("</p>");
+    let below = r.estimate.below_lower_bound.as_ref();
+    if let Some(why) = below {
+        let _ = write!(h, r#"<p class="why" id="{k}-below">{}</p>"#, esc(why));
     }
-    h.push_str("</p></div>");
+    h.push_str("</div>");
 
-    let messages: Vec<&String> = r.estimate.warnings.iter().chain(r.estimate.notes.iter()).collect();
+    let messages: Vec<&String> =
+        r.estimate.warnings.iter().chain(r.estimate.notes.iter()).filter(|m| Some(*m) != below).collect();
     if !messages.is_empty() {
         h.push_str(r#"<ul class="messages">"#);
         for m in messages {
@@ -177,6 +208,16 @@ pub fn result_card(side: Side, r: &SideResult) -> String {
     }
     let _ = write!(h, r#"<p class="fine source">GPU figures: {}</p>"#, esc(s.gpu().source));
     h
+}
+
+/// "1 bucket", "534 buckets".
+pub fn plural(n: u64, word: &str) -> String {
+    if n == 1 { format!("1 {word}") } else { format!("{} {word}s", format::count(n as f64)) }
+}
+
+/// The line a stale card, chart or recommendation carries while a field is being fixed.
+pub fn stale_line(what: &str) -> String {
+    format!(r#"<p class="stale" role="status">{what} the last valid inputs: fix the field marked below.</p>"#)
 }
 
 /// "8 × 50 Gb/s RoCE on 2 nodes: step 29.1 s, 3% exposed".
@@ -192,14 +233,6 @@ pub fn fabric_line(f: &FabricChoice) -> String {
     )
 }
 
-/// The recommendation's headline.
-pub fn kind_text(k: RecommendationKind) -> &'static str {
-    match k {
-        RecommendationKind::SingleNode => "One node is enough",
-        RecommendationKind::MultiNode => "Needs several nodes",
-    }
-}
-
 /// The smallest-fabric sentence.
 pub fn min_fabric_text(r: &SideResult) -> String {
     let rec = &r.estimate.recommendation;
@@ -210,21 +243,24 @@ pub fn min_fabric_text(r: &SideResult) -> String {
         }
         (None, RecommendationKind::SingleNode, 1) => "One node: no fabric needed.".to_string(),
         (None, _, _) => format!(
-            "No fabric on the 25–800 Gb/s ladder keeps exposed communication under {target} here; overlap more \
-             communication or do more compute per step (larger batches, gradient accumulation)."
+            "No fabric this kind of node is sold with keeps exposed communication under {target} here; overlap \
+             more communication or do more compute per step (larger batches, gradient accumulation)."
         ),
     }
 }
 
-/// One scenario's recommendation card body. Ids: `{a,b}-rec-kind`, `-min-fabric`.
-pub fn recommendation_card(side: Side, r: &SideResult) -> String {
+/// One scenario's recommendation card body, marked stale while the side's form has an error. Ids:
+/// `{a,b}-rec-kind`, `-min-fabric`.
+pub fn recommendation_card(side: Side, r: &SideResult, stale: bool) -> String {
     let k = side.key();
     let rec = &r.estimate.recommendation;
     let m = &r.estimate.memory;
-    let mut h = format!(
+    let mut h = if stale { stale_line("For") } else { String::new() };
+    let _ = write!(
+        h,
         r#"<h3><span class="badge">{}</span><span id="{k}-rec-kind">{}</span></h3><ul class="reasons">"#,
         side.label(),
-        kind_text(rec.kind)
+        esc(&rec.headline)
     );
     for reason in &rec.reasons {
         let _ = write!(h, "<li>{}</li>", esc(reason));
@@ -259,7 +295,7 @@ pub fn report_recommendation(side: Side, r: &SideResult) -> String {
     format!("<p id=\"report-rec\">With this node and the scenario's model: {}</p>", esc(&recommendation_line(side, r)))
 }
 
-/// What a pasted tool output held, in a few lines.
+/// What a pasted tool output held, in a few lines; what the output does not say is left out, not guessed.
 pub fn imported(name: &str, i: &estimator_core::import::Imported) -> String {
     use estimator_core::import::Imported;
     let mut h =
@@ -267,46 +303,57 @@ pub fn imported(name: &str, i: &estimator_core::import::Imported) -> String {
     let mut li = |t: String| {
         let _ = write!(h, "<li>{}</li>", esc(&t));
     };
+    let evidence = "kept as evidence for the next nccl-tests run you load";
     match i {
         Imported::NcclTests(r) => {
-            li(format!(
-                "{} rows of {}{}; peak bus bandwidth {} GB/s",
-                r.rows.len(),
-                r.test.as_deref().unwrap_or("a *_perf test"),
-                r.ranks.map_or(String::new(), |n| format!(" over {n} ranks")),
-                r.peak_busbw_gbs.map_or("?".to_string(), |b| format::num(b, 2))
-            ));
+            let mut line = plural(r.rows.len() as u64, "row");
+            if let Some(t) = &r.test {
+                let _ = write!(line, " of {t}");
+            }
+            if let Some(n) = r.ranks {
+                let _ = write!(line, " over {}", plural(u64::from(n), "rank"));
+            }
+            if let Some(b) = r.peak_busbw_gbs {
+                let _ = write!(line, "; peak bus bandwidth {} GB/s", format::num(b, 2));
+            }
+            li(line);
             if r.truncated {
                 li("the output is cut short".to_string());
             }
         }
         Imported::NcclLog(l) => {
-            li(format!(
-                "NCCL {}, transport {}, GPUDirect RDMA {}, {} NICs in use",
-                l.version.as_deref().unwrap_or("?"),
-                l.transport.as_deref().unwrap_or("not in the log"),
-                l.gdr.map_or("unknown", |g| if g { "on" } else { "off" }),
-                l.nics_used.map_or("?".to_string(), |n| n.to_string())
-            ));
-            li("kept as evidence for the next nccl-tests run you load".to_string());
+            let mut parts = Vec::new();
+            if let Some(v) = &l.version {
+                parts.push(format!("NCCL {v}"));
+            }
+            parts.push(format!("transport {}", l.transport.as_deref().unwrap_or("not in the log")));
+            if let Some(g) = l.gdr {
+                parts.push(format!("GPUDirect RDMA {}", if g { "on" } else { "off" }));
+            }
+            if let Some(n) = l.nics_used {
+                parts.push(format!("{} in use", plural(u64::from(n), "NIC")));
+            }
+            li(parts.join(", "));
+            li(evidence.to_string());
         }
         Imported::NvidiaSmiTopo(t) => {
             for n in &t.nearest {
                 li(format!("{}: nearest {} {}", n.gpu, n.nic, n.class));
             }
-            li("kept as evidence for the next nccl-tests run you load".to_string());
+            li(evidence.to_string());
         }
         Imported::Ibstat { adapters } | Imported::IbvDevinfo { adapters } => {
             for a in adapters {
                 for p in &a.ports {
-                    li(format!(
-                        "{} port {}: {} {}, {} Gb/s",
-                        a.name,
-                        p.port,
-                        p.state.as_deref().unwrap_or("?"),
-                        p.link_layer.as_deref().unwrap_or(""),
-                        p.rate_gbps.map_or("?".to_string(), |r| format::num(r, 1))
-                    ));
+                    let mut line = format!("{} port {}", a.name, p.port);
+                    let state = [p.state.as_deref(), p.link_layer.as_deref()].into_iter().flatten().collect::<Vec<_>>();
+                    if !state.is_empty() {
+                        let _ = write!(line, ": {}", state.join(" "));
+                    }
+                    if let Some(r) = p.rate_gbps {
+                        let _ = write!(line, ", {} Gb/s", format::num(r, 1));
+                    }
+                    li(line);
                 }
             }
         }
@@ -315,12 +362,13 @@ pub fn imported(name: &str, i: &estimator_core::import::Imported) -> String {
     h
 }
 
-/// A health verdict, and that the side now uses the measured bus bandwidth.
-pub fn health(side: Side, hl: &estimator_core::health::Health) -> String {
+/// A health verdict for a run on scenario `side`, with what does not match, the evidence given earlier and the
+/// causes; `offer` is the button's text: the one change the user may ask for (nothing changes without it).
+pub fn health(side: Side, hl: &estimator_core::health::Health, offer: Option<&str>) -> String {
     let l = &hl.large;
     let mut h = format!(
         "<p id=\"report-verdict\">Verdict: <b>{}</b>. At {} the run measured {} GB/s bus bandwidth; the model \
-         expects {} GB/s (Ring{}) on scenario {}'s hardware: {}%.</p><ul>",
+         expects {} GB/s (Ring{}) on scenario {}'s hardware: {}%.</p>",
         hl.verdict.name(),
         format::gb(estimator_core::Bytes::new(l.size_bytes)),
         format::num(l.measured_busbw_gbs, 2),
@@ -329,6 +377,25 @@ pub fn health(side: Side, hl: &estimator_core::health::Health) -> String {
         side.label(),
         format::num(l.ratio * 100.0, 0)
     );
+    if !hl.mismatch.is_empty() {
+        let _ = write!(
+            h,
+            "<p>This run is not from scenario {}'s hardware, so it is not judged against it:</p><ul id=\"report-mismatch\">",
+            side.label()
+        );
+        for m in &hl.mismatch {
+            let _ = write!(h, "<li>{}</li>", esc(m));
+        }
+        h.push_str("</ul>");
+    }
+    if !hl.evidence.is_empty() {
+        h.push_str("<ul id=\"report-evidence\">");
+        for e in &hl.evidence {
+            let _ = write!(h, "<li>{}</li>", esc(e));
+        }
+        h.push_str("</ul>");
+    }
+    h.push_str("<ul>");
     for c in &hl.causes {
         let _ = write!(h, "<li>{}", esc(&c.text));
         for t in &c.try_ {
@@ -336,13 +403,16 @@ pub fn health(side: Side, hl: &estimator_core::health::Health) -> String {
         }
         h.push_str("</li>");
     }
-    let _ = write!(
-        h,
-        "</ul><p id=\"report-rec\">Scenario {} now uses the measured {} GB/s in place of the modelled bus \
-         bandwidth (labelled measured; clear it under Advanced).</p>",
-        side.label(),
-        format::num(l.measured_busbw_gbs, 2)
-    );
+    let _ = write!(h, "</ul><p id=\"report-rec\">Scenario {} is unchanged. ", side.label());
+    match offer {
+        Some(o) => {
+            let _ = write!(h, "<button type=\"button\" id=\"report-offer\">{}</button></p>", esc(o));
+        }
+        None => h.push_str(
+            "Load this run into the scenario of the hardware it ran on, or set this one's adapters, line rate and \
+             fabric to that hardware's.</p>",
+        ),
+    }
     h
 }
 
@@ -355,7 +425,7 @@ pub fn report_error(name: &str, error: &str) -> String {
 pub fn recommendation_line(side: Side, r: &SideResult) -> String {
     let rec = &r.estimate.recommendation;
     let fabric = rec.min_fabric.as_ref().map(|f| format!(" Smallest fabric: {}.", fabric_line(f))).unwrap_or_default();
-    format!("{}: {}.{fabric}", side.label(), kind_text(rec.kind))
+    format!("{}: {}.{fabric}", side.label(), rec.headline)
 }
 
 /// The nodes chart's data as table rows (nodes, A step, A efficiency, B step, B efficiency).

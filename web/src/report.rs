@@ -11,10 +11,12 @@ use wasm_bindgen::{JsCast as _, JsValue};
 
 use std::cell::RefCell;
 
-use estimator_core::health::{Evidence, judge};
+use estimator_core::catalog::GPUS;
+use estimator_core::health::{Evidence, Health, Verdict, judge, run_hardware};
 use estimator_core::import::{self, Imported, NcclLog, Topology};
 
 use crate::app::SideResult;
+use crate::form::FormField;
 use crate::render;
 use crate::share::{PageState, Side};
 
@@ -80,11 +82,29 @@ pub struct Reply {
     pub query: Option<String>,
 }
 
+/// The one change a verdict offers, kept until the user clicks it (or loads something else).
+#[derive(Clone, Debug, PartialEq)]
+struct Offer {
+    side: Side,
+    /// The run's measured bus bandwidth, as the form writes it.
+    busbw: String,
+    /// The run's own hardware, when it does not match the scenario's: nodes, GPUs per node, catalog GPU.
+    nodes: Option<u32>,
+    gpus_per_node: Option<u32>,
+    gpu: Option<&'static str>,
+}
+
+thread_local! {
+    static OFFER: RefCell<Option<Offer>> = const { RefCell::new(None) };
+}
+
 /// Loads what was pasted or dropped (`text`, from the file `name` of `size` bytes, or pasted when `name` is `None`)
-/// into side A or B of the page state in `query`: a probe report fills the side's hardware; an nccl-tests run puts
-/// its measured bus bandwidth in place of the model's (and its node count) and gets a health verdict; an NCCL log or
-/// `nvidia-smi topo -m` is shown and kept as evidence for the next run; `ibstat` and `ibv_devinfo` are shown.
+/// into side A or B of the page state in `query`: a probe report fills the side's hardware; an nccl-tests run gets a
+/// health verdict against the side's hardware as it stands and offers one change (its measured bus bandwidth, or
+/// its own hardware when it is from another), which [`accept_offer`] makes; an NCCL log or `nvidia-smi topo -m` is
+/// shown and kept as evidence for the next run; `ibstat` and `ibv_devinfo` are shown.
 pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, text: &str) -> Reply {
+    OFFER.with(|o| *o.borrow_mut() = None);
     let name = name.unwrap_or("the pasted text");
     let refuse = |e: String| Reply { html: render::report_error(name, &e), query: None };
     if size.unwrap_or(text.len()) > MAX_TOOL_BYTES {
@@ -101,10 +121,9 @@ pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, 
              ibstat, ibv_devinfo)"
         ));
     };
-    let (mut state, _) = PageState::from_query(query);
-    let form = if side == Side::A { &mut state.a } else { &mut state.b };
+    let (state, _) = PageState::from_query(query);
+    let mut form = if side == Side::A { state.a } else { state.b };
     let mut html = render::imported(name, &imported);
-    let mut changed = false;
     match imported {
         Imported::NcclLog(log) => EVIDENCE.with(|e| e.borrow_mut().0 = Some(log)),
         Imported::NvidiaSmiTopo(topo) => EVIDENCE.with(|e| e.borrow_mut().1 = Some(topo)),
@@ -113,10 +132,7 @@ pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, 
             if text.contains(" NCCL INFO ") {
                 EVIDENCE.with(|e| e.borrow_mut().0 = Some(import::nccl_log::parse(text)));
             }
-            // The run's node count, when its ranks divide by the scenario's GPUs per node.
-            if let Some(nodes) = form.gpus_per_node.parse::<u32>().ok().and_then(|g| run.nodes_for(g)) {
-                form.nodes = nodes.to_string();
-            }
+            // Judged against the model for the side's hardware as it stands, never against an earlier measurement.
             form.measured_busbw = String::new();
             match form.to_scenario() {
                 Err(_) => html.push_str("<p>Fix the scenario's inputs to judge this run.</p>"),
@@ -126,19 +142,87 @@ pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, 
                         judge(&s, &run, Evidence { log: e.0.as_ref(), topo: e.1.as_ref(), summary: None })
                     });
                     if let Some(h) = verdict {
-                        html.push_str(&render::health(side, &h));
-                        form.measured_busbw = crate::format::num(h.large.measured_busbw_gbs, 2);
-                        changed = true;
+                        let offer = offer_for(side, &s, &run, &h);
+                        html.push_str(&render::health(side, &h, offer.as_ref().map(offer_text).as_deref()));
+                        OFFER.with(|o| *o.borrow_mut() = offer);
                     }
                 }
             }
         }
         Imported::Ibstat { .. } | Imported::IbvDevinfo { .. } => {}
     }
-    if !changed {
-        return Reply { html, query: None };
+    Reply { html, query: None }
+}
+
+/// What a verdict offers: the measured bus bandwidth for hardware the run is from; the run's own hardware with it
+/// when the run says what that is; nothing when the run is from other hardware it does not describe.
+fn offer_for(side: Side, s: &estimator_core::Scenario, run: &import::NcclTestsRun, h: &Health) -> Option<Offer> {
+    let busbw = crate::format::num(h.large.measured_busbw_gbs, 2);
+    if h.verdict != Verdict::Mismatch {
+        return Some(Offer { side, busbw, nodes: None, gpus_per_node: None, gpu: None });
     }
-    // `to_query` keeps `embed=1` when the page is in embed mode.
+    let hw = run_hardware(run);
+    let gpus_per_node = hw.gpus_per_node.filter(|g| *g != s.gpus_per_node());
+    let per_node = hw.gpus_per_node.unwrap_or(s.gpus_per_node());
+    let nodes = hw.nodes.or_else(|| run.nodes_for(per_node)).filter(|n| *n != s.nodes());
+    let gpu = hw.gpu.map(|g| g.key).filter(|k| *k != s.gpu().key && GPUS.iter().any(|g| g.key == *k));
+    (nodes.is_some() || gpus_per_node.is_some() || gpu.is_some()).then_some(Offer {
+        side,
+        busbw,
+        nodes,
+        gpus_per_node,
+        gpu,
+    })
+}
+
+fn offer_text(o: &Offer) -> String {
+    let side = o.side.label();
+    let mut hw = Vec::new();
+    if let Some(n) = o.nodes {
+        hw.push(format!("{n} nodes"));
+    }
+    if let Some(g) = o.gpus_per_node {
+        hw.push(format!("{g} GPUs per node"));
+    }
+    if let Some(g) = o.gpu.and_then(|k| GPUS.iter().find(|g| g.key == k)) {
+        hw.push(g.name.to_string());
+    }
+    if hw.is_empty() {
+        format!("Use the measured {} GB/s for {side}", o.busbw)
+    } else {
+        format!("Fill {side} with this run's hardware ({}) and its {} GB/s", hw.join(", "), o.busbw)
+    }
+}
+
+/// Makes the change the last verdict offered, on the page state in `query`: the run's hardware (when it had other)
+/// and its measured bus bandwidth. Nothing happens when there is no offer (another file was loaded since).
+pub fn accept_offer(query: &str) -> Reply {
+    let Some(o) = OFFER.with(|o| o.borrow_mut().take()) else {
+        return Reply {
+            html: "<p>Load the run again: the page holds no verdict to apply.</p>".to_string(),
+            query: None,
+        };
+    };
+    let (mut state, _) = PageState::from_query(query);
+    let form = if o.side == Side::A { &mut state.a } else { &mut state.b };
+    let mut changed = Vec::new();
+    for (f, v) in [
+        (FormField::Gpu, o.gpu.map(str::to_string)),
+        (FormField::GpusPerNode, o.gpus_per_node.map(|g| g.to_string())),
+        (FormField::Nodes, o.nodes.map(|n| n.to_string())),
+    ] {
+        if let Some(v) = v {
+            let _ = form.set(f, &v);
+            changed.push(format!("{} {}", f.key(), v));
+        }
+    }
+    form.measured_busbw = o.busbw.clone();
+    changed.push(format!("the measured bus bandwidth {} GB/s (clear it with \"Use the model\" on the card)", o.busbw));
+    let mut html = format!("<p id=\"report-filled\">Scenario {} now uses:</p><ul id=\"report-taken\">", o.side.label());
+    for c in changed {
+        html.push_str(&format!("<li>{}</li>", render::esc(&c)));
+    }
+    html.push_str("</ul>");
     Reply { html, query: Some(state.to_query()) }
 }
 

@@ -1,7 +1,9 @@
 //! The page's state in its URL: `?a.link=25&b.nodes=4&embed=1`.
 //!
-//! Each scenario writes only the fields that differ from its first-load value, so the reference question has an
-//! empty query and a changed scenario a short one. Reading takes any query: unknown keys are skipped, a value that
+//! Each scenario writes only the fields that differ from its first-load value, so the first load has an empty
+//! query and a changed scenario a short one, led by `v=2` (the first load changed once; a link without `v` reads
+//! its fields against the first load it was written for, [`ScenarioForm::legacy_a`], so it still shows what its
+//! author saw). Reading takes any query: unknown keys are skipped, a value that
 //! means nothing for a select is reported and the field keeps its default, and text fields keep what was written
 //! (the form shows its error), so a link restores exactly what its author saw.
 
@@ -73,6 +75,9 @@ impl Default for PageState {
 /// Longest query read; a longer one is cut (a full state is under 1 kB).
 pub const MAX_QUERY: usize = 8192;
 
+/// The version of the first load that links are written against (`v=2`).
+pub const LINK_VERSION: &str = "2";
+
 impl PageState {
     /// The query string (without `?`) for this state.
     pub fn to_query(&self) -> String {
@@ -89,6 +94,9 @@ impl PageState {
         if self.chart == ChartAxis::Efficiency {
             pairs.push(("chart".to_string(), "efficiency".to_string()));
         }
+        if !pairs.is_empty() {
+            pairs.insert(0, ("v".to_string(), LINK_VERSION.to_string()));
+        }
         if self.embed {
             pairs.push(("embed".to_string(), "1".to_string()));
         }
@@ -104,10 +112,23 @@ impl PageState {
             Some((i, _)) => &query[..i],
             None => query,
         };
-        for pair in query.split('&').filter(|p| !p.is_empty()) {
-            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            let (k, v) = (decode(k), decode(v));
+        let pairs: Vec<(String, String)> = query
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .map(|pair| {
+                let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+                (decode(k), decode(v))
+            })
+            .collect();
+        // A link with scenario fields and no version was written against the first load before `v=2`.
+        let versioned = pairs.iter().any(|(k, _)| k == "v");
+        if !versioned && pairs.iter().any(|(k, _)| k.starts_with("a.") || k.starts_with("b.")) {
+            state.a = ScenarioForm::legacy_a();
+            state.b = ScenarioForm::legacy_b();
+        }
+        for (k, v) in pairs {
             match k.as_str() {
+                "v" => {}
                 "embed" => state.embed = matches!(v.as_str(), "1" | "true" | "yes" | ""),
                 "chart" => state.chart = if v == "efficiency" { ChartAxis::Efficiency } else { ChartAxis::StepTime },
                 _ => {
@@ -118,8 +139,10 @@ impl PageState {
                         _ => continue,
                     };
                     let Some(f) = FormField::ALL.into_iter().find(|f| f.key() == field) else { continue };
-                    if let Err(e) = form.set(f, &v) {
-                        notes.push(format!("Link value {k}: {} (kept the default)", e.message));
+                    // The note names the key (one the page knows) and never echoes the value: a link's text does
+                    // not reach the page.
+                    if form.set(f, &v).is_err() {
+                        notes.push(format!("Link value {k} is not one the page knows; kept the default."));
                     }
                 }
             }

@@ -1,6 +1,9 @@
 //! The report worker: a dedicated Web Worker that reads probe reports for "Your node" (`web::report::handle`).
 //! boot.js starts it the first time a report is loaded, through Trunk's loader shim (`report-worker_loader.js`),
-//! waits for its `"ready"`, then posts `{query, side, name, size, text}` and gets back `{html, query}`.
+//! waits for its `"ready"`, then posts `{id, query, side, name, size, text}` (a load) or `{id, query, action:
+//! "offer"}` (the user accepted what the last verdict offered) and gets back `{id, html, query}`; the id pairs each
+//! answer with its request, so two quick loads do not lose one. `{id, query, action: "nodes"}` asks for the nodes
+//! chart of that page state and gets `{id, svg, rows}` (boot.js asks when the chart is in view).
 
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::*;
@@ -21,8 +24,22 @@ fn main() {
         let size = field(&m, "size").as_f64().map(|n| n as usize);
         let side = if field(&m, "side").as_string().as_deref() == Some("b") { Side::B } else { Side::A };
         let query = field(&m, "query").as_string().unwrap_or_default();
-        let r = report::handle(&query, side, name.as_deref(), size, &text);
+        let action = field(&m, "action").as_string();
         let out = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&out, &"id".into(), &field(&m, "id"));
+        if action.as_deref() == Some("nodes") {
+            let (svg, rows) = web::chart::nodes_figure(&query);
+            let _ = js_sys::Reflect::set(&out, &"svg".into(), &svg.into());
+            let _ = js_sys::Reflect::set(&out, &"rows".into(), &rows.into());
+            // A worker that cannot post has no one to tell.
+            let _ = reply_to.post_message(&out);
+            return;
+        }
+        let r = if action.as_deref() == Some("offer") {
+            report::accept_offer(&query)
+        } else {
+            report::handle(&query, side, name.as_deref(), size, &text)
+        };
         let _ = js_sys::Reflect::set(&out, &"html".into(), &r.html.into());
         if let Some(q) = r.query {
             let _ = js_sys::Reflect::set(&out, &"query".into(), &q.into());
