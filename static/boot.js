@@ -17,7 +17,7 @@ const pending = new Map();
 function reportWorker() {
   if (!worker) {
     worker = new Promise((resolve, reject) => {
-      const w = new Worker("report-worker_loader.js");
+      const w = new Worker("report-worker-loader.js");
       w.onerror = (e) => reject(new Error(e.message || "the report worker did not start"));
       w.onmessage = (e) => {
         if (e.data === "ready") {

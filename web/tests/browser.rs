@@ -308,9 +308,16 @@ fn a_bad_report_names_the_problem_and_changes_nothing() {
         assert_eq!(r.query, None, "{words}");
         assert!(r.html.contains(words) && r.html.contains("unchanged"), "{words}: {}", r.html);
     }
-    // Markup in a file name or a value is shown as text.
+    // Markup in a file name or a value is shown as text: a file name, a report's field, a URL key.
     let r = report::handle("", Side::A, Some("<img src=x>.json"), None, "nope");
     assert!(!r.html.contains("<img") && r.html.contains("&lt;img"), "{}", r.html);
+    let hostile = H100_REPORT
+        .replace("\"gpu_model\": \"NVIDIA H100 80GB HBM3\"", "\"gpu_model\": \"<img src=x onerror=alert(1)>\"");
+    assert_ne!(hostile, H100_REPORT, "the fixture names its GPU model");
+    let r = report::handle("", Side::A, Some("node.json"), None, &hostile);
+    assert!(!r.html.contains("<img") && r.html.contains("&lt;img"), "{}", r.html);
+    let (_, notes) = PageState::from_query("a.%3Cimg%20src%3Dx%3E=1&%3Cscript%3E=1&a.gpu=%3Cb%3E");
+    assert!(notes.iter().all(|n| !n.contains('<')), "{notes:?}");
 }
 
 fn document() -> Document {

@@ -1,5 +1,6 @@
 //! The report worker: a dedicated Web Worker that reads probe reports for "Your node" (`web::report::handle`).
-//! boot.js starts it the first time a report is loaded, through Trunk's loader shim (`report-worker_loader.js`),
+//! boot.js starts it the first time a report is loaded or the nodes chart comes into view, through
+//! `static/report-worker-loader.js`,
 //! waits for its `"ready"`, then posts `{id, query, side, name, size, text}` (a load) or `{id, query, action:
 //! "offer"}` (the user accepted what the last verdict offered) and gets back `{id, html, query}`; the id pairs each
 //! answer with its request, so two quick loads do not lose one. `{id, query, action: "nodes"}` asks for the nodes
