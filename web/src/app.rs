@@ -301,18 +301,25 @@ fn RecommendationSummary(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoV
 
 #[component]
 fn Inputs(a: SideState, b: SideState) -> impl IntoView {
+    // Whole scenarios move with their measurements; a note about what an edit cleared stays with no side.
+    let forget = move || {
+        a.cleared.set(None);
+        b.cleared.set(None);
+    };
     let copy_ab = move |_| {
         b.form.set(a.form.get());
-        b.cleared.set(None);
+        forget();
     };
     let swap = move |_| {
         let (x, y) = (a.form.get(), b.form.get());
         a.form.set(y);
         b.form.set(x);
+        forget();
     };
     let reset = move |_| {
         a.form.set(ScenarioForm::page_a());
         b.form.set(ScenarioForm::page_b());
+        forget();
     };
     view! {
         <section class="inputs" id="inputs" aria-labelledby="inputs-title">

@@ -2,8 +2,9 @@
 //! - first estimate: from navigation start to the page's `first-estimate` performance mark (set right after the
 //!   first render, which contains both scenarios' estimates), at most 300 ms;
 //! - recompute: from an input event on A's line rate to the last DOM change it causes anywhere in the page (A's
-//!   card, both charts and their table, the verdict, the recommendations, the share link), seen by a
-//!   MutationObserver; at most 16 ms.
+//!   card, the bar chart, the verdict, the recommendations), seen by a MutationObserver; at most 16 ms. Measured
+//!   twice: with the nodes chart out of view, and with it in view, where the change also redraws it through the
+//!   report worker (its round trip included).
 //!
 //! Run: `make bench-page` (builds `dist/` first). Prints median, p95 and max; exits 1 if a median misses its
 //! budget.
@@ -68,38 +69,50 @@ async fn measure() -> Result<bool, String> {
         first.push(ms);
     }
 
-    // With the nodes chart in view, a change also redraws it through the report worker: the time to the last DOM
-    // change includes that round trip.
-    c.execute("document.getElementById('nodes-chart').scrollIntoView(); return null;", vec![])
-        .await
-        .map_err(|e| e.to_string())?;
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let mut recompute = Vec::new();
-    for i in 0..RECOMPUTES {
-        let value = if i % 2 == 0 { "400" } else { "25" };
-        let ms = c
-            .execute_async(RECOMPUTE_JS, vec![serde_json::json!(value)])
-            .await
-            .map_err(|e| e.to_string())?
-            .as_f64()
-            .ok_or("no time")?;
-        if ms < 0.0 {
-            return Err("the page did not recompute within 2 s".into());
+    // First with the nodes chart out of view (the page alone), then in view, where a change also redraws it
+    // through the report worker: the time to the last DOM change then includes that round trip.
+    let mut runs = Vec::new();
+    for (scroll, what) in [
+        ("window.scrollTo(0, 0); return null;", "nodes chart out of view"),
+        (
+            "document.getElementById('nodes-chart').scrollIntoView(); return null;",
+            "nodes chart in view, redrawn by the worker",
+        ),
+    ] {
+        c.execute(scroll, vec![]).await.map_err(|e| e.to_string())?;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let mut recompute = Vec::new();
+        for i in 0..RECOMPUTES {
+            let value = if i % 2 == 0 { "400" } else { "25" };
+            let ms = c
+                .execute_async(RECOMPUTE_JS, vec![serde_json::json!(value)])
+                .await
+                .map_err(|e| e.to_string())?
+                .as_f64()
+                .ok_or("no time")?;
+            if ms < 0.0 {
+                return Err("the page did not recompute within 2 s".into());
+            }
+            recompute.push(ms);
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        recompute.push(ms);
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        runs.push((what, recompute));
     }
     let _ = c.close().await;
 
     let (f50, f95, fmax) = stats(first);
-    let (r50, r95, rmax) = stats(recompute);
     println!(
         "first estimate after navigation ({LOADS} loads): median {f50:.1} ms, p95 {f95:.1} ms, max {fmax:.1} ms (budget {FIRST_ESTIMATE_BUDGET_MS} ms)"
     );
-    println!(
-        "recompute after an input ({RECOMPUTES} changes): median {r50:.2} ms, p95 {r95:.2} ms, max {rmax:.2} ms (budget {RECOMPUTE_BUDGET_MS} ms)"
-    );
-    Ok(f50 <= FIRST_ESTIMATE_BUDGET_MS && r50 <= RECOMPUTE_BUDGET_MS)
+    let mut ok = f50 <= FIRST_ESTIMATE_BUDGET_MS;
+    for (what, recompute) in runs {
+        let (r50, r95, rmax) = stats(recompute);
+        println!(
+            "recompute after an input ({RECOMPUTES} changes, {what}): median {r50:.2} ms, p95 {r95:.2} ms, max {rmax:.2} ms (budget {RECOMPUTE_BUDGET_MS} ms)"
+        );
+        ok &= r50 <= RECOMPUTE_BUDGET_MS;
+    }
+    Ok(ok)
 }
 
 #[tokio::main(flavor = "current_thread")]
