@@ -345,7 +345,7 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
     for n in &e.notes {
         let _ = writeln!(t, "\n  note: {n}");
     }
-    let _ = writeln!(t, "\nRecommendation: {kind}");
+    let _ = writeln!(t, "\nRecommendation: {kind}. {}.", e.recommendation.headline);
     for r in &e.recommendation.reasons {
         let _ = writeln!(t, "  - {r}");
     }
