@@ -15,7 +15,9 @@ window.addEventListener("message", (e) => {
       return;
     }
     if (origin !== e.origin) return;
-    frame.style.height = Math.min(Math.max(Math.round(d.height), 200), 4000) + "px";
+    // The content height plus the frame's own border, so no scrollbar appears inside it.
+    const border = frame.offsetHeight - frame.clientHeight;
+    frame.style.height = Math.min(Math.max(Math.round(d.height), 200), 4000) + border + "px";
     return;
   }
 });

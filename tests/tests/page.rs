@@ -207,7 +207,7 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
         fitted = js(
             c,
             &format!(
-                "const f = document.querySelector('iframe'); return [f.getBoundingClientRect().height, {}];",
+                "const f = document.querySelector('iframe'); return [f.clientHeight, {}];",
                 content_height("f.contentDocument")
             ),
         )
@@ -218,7 +218,9 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     let (frame, content) = (fitted[0].as_f64().unwrap_or(0.0), fitted[1].as_f64().unwrap_or(1.0));
-    assert!((frame - content).abs() <= 2.0, "the iframe fits its content: {fitted}");
+    assert!((frame - content).abs() <= 2.0, "the iframe's inside fits its content: {fitted}");
+    let scrolls = js(c, "const d = document.querySelector('iframe').contentDocument.documentElement; return d.scrollHeight > d.clientHeight;").await?;
+    assert_eq!(scrolls, false, "no scrollbar inside the fitted iframe");
     fit_height(c, 1280).await?;
     save_screenshot(c, "embed-example.png").await?;
 
