@@ -223,19 +223,7 @@ fn mismatches(s: &Scenario, run: &NcclTestsRun, large: &SizeCheck) -> Vec<String
 fn evidence_lines(ev: &Evidence<'_>) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(log) = ev.log {
-        let mut parts = Vec::new();
-        if let Some(v) = &log.version {
-            parts.push(format!("NCCL {v}"));
-        }
-        if let Some(t) = &log.transport {
-            parts.push(format!("transport {t}"));
-        }
-        if let Some(g) = log.gdr {
-            parts.push(format!("GPUDirect RDMA {}", if g { "on" } else { "off" }));
-        }
-        if let Some(n) = log.nics_used {
-            parts.push(format!("{n} NIC{} in use", if n == 1 { "" } else { "s" }));
-        }
+        let parts = log.facts();
         if !parts.is_empty() {
             out.push(format!("The NCCL log: {}.", parts.join(", ")));
         }

@@ -322,16 +322,9 @@ pub fn imported(name: &str, i: &estimator_core::import::Imported) -> String {
             }
         }
         Imported::NcclLog(l) => {
-            let mut parts = Vec::new();
-            if let Some(v) = &l.version {
-                parts.push(format!("NCCL {v}"));
-            }
-            parts.push(format!("transport {}", l.transport.as_deref().unwrap_or("not in the log")));
-            if let Some(g) = l.gdr {
-                parts.push(format!("GPUDirect RDMA {}", if g { "on" } else { "off" }));
-            }
-            if let Some(n) = l.nics_used {
-                parts.push(format!("{} in use", plural(u64::from(n), "NIC")));
+            let mut parts = l.facts();
+            if l.transport.is_none() {
+                parts.push("transport not in the log".to_string());
             }
             li(parts.join(", "));
             li(evidence.to_string());

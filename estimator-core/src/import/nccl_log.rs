@@ -65,6 +65,27 @@ pub struct NcclLog {
     pub warnings: Vec<String>,
 }
 
+impl NcclLog {
+    /// What the log says that matters for a verdict, in words, leaving out what it does not say: `NCCL 2.21.5`,
+    /// `transport ib`, `GPUDirect RDMA off`, `1 NIC in use`.
+    pub fn facts(&self) -> Vec<String> {
+        let mut parts = Vec::new();
+        if let Some(v) = &self.version {
+            parts.push(format!("NCCL {v}"));
+        }
+        if let Some(t) = &self.transport {
+            parts.push(format!("transport {t}"));
+        }
+        if let Some(g) = self.gdr {
+            parts.push(format!("GPUDirect RDMA {}", if g { "on" } else { "off" }));
+        }
+        if let Some(n) = self.nics_used {
+            parts.push(format!("{n} NIC{} in use", if n == 1 { "" } else { "s" }));
+        }
+        parts
+    }
+}
+
 /// The message of an NCCL line (after `NCCL INFO `), and the host of its prefix.
 fn message(line: &str) -> Option<(&str, Option<&str>, bool)> {
     let (prefix, rest, warn) = if let Some(i) = line.find("NCCL INFO ") {
