@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Regenerates the calibration table in README.md from the calibration test's output.
+# Regenerates the calibration section in README.md (the table, the held-out and fitted figures, where the constants
+# came from) from the calibration test's output, which prints it between the README's own markers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 table=$(cargo test -q -p tests --test calibration calibration_set_is_reproduced -- --nocapture 2>/dev/null |
-    sed -n '/^| point/,/^two-node default:/p')
+    sed -n '/^<!-- calibration-table:start -->$/,/^<!-- calibration-table:end -->$/p' | sed '1d;$d')
 [ -n "$table" ] || { echo "no table in the test output" >&2; exit 1; }
 TABLE="$table" python3 - <<'PY'
 import os

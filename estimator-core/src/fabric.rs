@@ -1,5 +1,8 @@
 //! Fabric classes and their priors: the share of line rate NCCL/RCCL reach per adapter, and the small-message
-//! latency floor of one all-reduce. Each constant cites its source.
+//! latency floor of one all-reduce. Each constant cites its source. Several were read off public nccl-tests runs
+//! that are also points of the calibration set (`tests/data/nccl-tests/measurements.json`); the calibration replay
+//! records which (`PROVENANCE` in `tests/src/calibration.rs`) and scores those points apart as fitted, not as
+//! validation.
 
 use serde::{Deserialize, Serialize};
 
@@ -122,7 +125,7 @@ pub static ROCE: FabricPrior = FabricPrior {
     latency_us: 35.0,
     source: "efficiency: Ring runs on RoCE in the calibration set reach 0.88-0.96 of line rate (OCI A100 16x100G \
              0.96, AMD MI355X Pollara 400G 0.92, MI325X Thor2 0.88 if 400G); the middle is taken. Latency: ~35 us \
-             floor on OCI A100 RoCE (ocitutorials raw table)",
+             floor on OCI A100 RoCE (oracle-quickstart/oci-hpc-oke nccl-tests table, 8 B: 34.7-36.5 us)",
 };
 
 /// AWS EFA.
@@ -138,8 +141,9 @@ pub static EFA: FabricPrior = FabricPrior {
 pub static OTHER_RDMA: FabricPrior = FabricPrior {
     efficiency: 0.85,
     latency_us: 20.0,
-    source: "efficiency: research notes on plugin fabrics (Slingshot via aws-ofi-nccl, GPUDirect-TCPXO) put them at \
-             0.6-0.9 of line rate; 0.85 is taken. Latency: 17.5 us floor on CSCS Alps GH200 Slingshot (cscs-docs)",
+    source: "efficiency: an assumption, 0.85, inside the 0.6-0.9 of line rate taken as usual for plugin fabrics (0.6 \
+             is AWS EFA's, NVIDIA/nccl#527); no public Ring or 3-node run on one (Slingshot via aws-ofi-nccl, \
+             GPUDirect-TCPXO) sets it. Latency: 17.5 us floor on CSCS Alps GH200 Slingshot (eth-cscs/cscs-docs)",
 };
 
 /// TCP sockets.
@@ -153,13 +157,14 @@ pub static TCP: FabricPrior = FabricPrior {
 
 /// What NCCL's socket transport moves per node, whatever the link speed. Source: CSCS Alps GH200, the same
 /// 4x200G Slingshot nodes reach 5.53 GB/s busbw through NCCL's socket fallback against 122.6 GB/s with the RDMA
-/// plugin (eth-cscs/cscs-docs, image-nccl-tests.md); NCCL's research notes: "a few GB/s per node regardless of
-/// link speed".
+/// plugin (eth-cscs/cscs-docs, image-nccl-tests.md). That run is the only public socket measurement here, so this
+/// cap is fitted to it.
 pub const TCP_SOCKET_CAP_GBYTE_PER_S: f64 = 5.5;
 
 /// The latency floor of one all-reduce inside a node, by intra-node link. Source: NCCL `src/graph/tuning.cc`
 /// base plus hardware latencies for LL over NVLink (6.6 + 0.6 per step, about 10 us on 8 GPUs) and PCI
-/// (about 15 us); rccl-tests on MI300X show a 13-20 us floor (hisohara/ai-scripts).
+/// (about 15 us); rccl-tests on MI300X show a 13-20 us floor (hisohara/ai-scripts). No source gives the 30 us of
+/// host-staged PCIe; it matters for small messages only.
 pub fn intra_node_latency(link: crate::catalog::IntraNodeLink) -> Seconds {
     use crate::catalog::IntraNodeLink::*;
     Seconds::from_micros(match link {
@@ -172,8 +177,8 @@ pub fn intra_node_latency(link: crate::catalog::IntraNodeLink) -> Seconds {
 
 /// The most one adapter moves when GPUDirect RDMA is off. Without GDR each byte goes GPU -> host memory -> NIC:
 /// it crosses the PCIe switch's upstream link twice, in both directions, so a GPU/NIC pair under one switch gets
-/// at most half of the GPU's PCIe x16 bandwidth. Source: NCCL's PCIe bandwidths (`src/graph/topo.cc`), and the
-/// NCCL GDR rules in `src/graph/paths.cc` (research notes, nvml.md).
+/// at most half of the GPU's PCIe x16 bandwidth. Source: NCCL's PCIe bandwidths (`src/graph/topo.cc`) and its
+/// GPUDirect RDMA rules (`src/graph/paths.cc`).
 pub fn no_gdr_adapter_cap(pcie_gen: u8) -> GbytePerSec {
     GbytePerSec::new(pcie_x16_gbyte_per_s(pcie_gen) / 2.0)
 }

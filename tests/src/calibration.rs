@@ -8,6 +8,15 @@
 //! - `unhealthy`: the notes call the system degraded or misconfigured. Listed apart; the model predicts the
 //!   healthy value, so the measurement must fall well below it.
 //! - `low confidence`: unknown GPU or NICs, or notes that say to treat the point with care. Listed only.
+//!
+//! Within the two scored groups a point is *held out* or *fitted*: fitted when a constant its prediction uses was
+//! set from that very measurement ([`provenance`]). Only held-out points measure the model; their median and
+//! maximum |error| are the validation figure, and the targets apply to them. Fitted points are listed apart.
+//!
+//! The two-node default error is the distance to the Ring..Tree interval, which is up to about 1.9x wide: each such
+//! row also gives the interval's width (Tree/Ring) and the error of the Ring prediction alone.
+
+pub mod provenance;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -15,6 +24,7 @@ use std::path::PathBuf;
 use estimator_core::{
     Algorithm, Bytes, Fabric, IntraNodeLink, Scenario, ScenarioInput, allreduce, catalog, collective::Bottleneck,
 };
+use provenance::Constant;
 use serde::Deserialize;
 
 /// One row of a point: out-of-place figures as nccl-tests prints them.
@@ -109,10 +119,28 @@ pub struct Replay {
     pub tree: Option<f64>,
     /// Signed relative error (model - measured) / measured; for a range, the distance to the nearer end.
     pub error: f64,
+    /// Signed relative error of the Ring prediction alone.
+    pub ring_error: f64,
+    /// The model constants the prediction uses.
+    pub uses: Vec<Constant>,
+    /// Those of them that were set from this point; empty for a held-out point.
+    pub fitted_by: Vec<Constant>,
     /// What limits the prediction.
     pub bottleneck: Bottleneck,
     /// What was assumed (inferred NIC speed, catalog entry).
     pub assumptions: Vec<String>,
+}
+
+impl Replay {
+    /// Whether no constant of its prediction was set from it.
+    pub fn held_out(&self) -> bool {
+        self.fitted_by.is_empty()
+    }
+
+    /// The width of the two-node Ring..Tree interval, Tree/Ring.
+    pub fn width(&self) -> Option<f64> {
+        self.tree.map(|t| t / self.predicted)
+    }
 }
 
 /// The path of the calibration file: `CALIBRATION_FILE`, else the copy in this crate.
@@ -231,6 +259,8 @@ pub fn scenario_of(p: &Point) -> Option<(Scenario, Group, Vec<String>)> {
 pub fn replay(p: &Point) -> Option<Replay> {
     let (size, measured) = large_message(p)?;
     let (scenario, group, assumptions) = scenario_of(p)?;
+    let uses = provenance::constants_used(&scenario);
+    let fitted_by = provenance::fitted_by(&p.id, &uses);
     let model = allreduce(&scenario, Bytes::new(size));
     let predicted = model.busbw_gbs;
     let tree = model.tree_2node_busbw_gbs;
@@ -248,6 +278,7 @@ pub fn replay(p: &Point) -> Option<Replay> {
         }
         _ => (predicted - measured) / measured,
     };
+    let ring_error = (predicted - measured) / measured;
     Some(Replay {
         id: p.id.clone(),
         group,
@@ -256,62 +287,138 @@ pub fn replay(p: &Point) -> Option<Replay> {
         predicted,
         tree,
         error,
+        ring_error,
+        uses,
+        fitted_by,
         bottleneck: model.bottleneck,
         assumptions,
     })
 }
 
-/// Replays every point.
+/// Replays every point: by group, held-out points before fitted ones, then by id.
 pub fn replay_all(points: &[Point]) -> Vec<Replay> {
     let mut v: Vec<Replay> = points.iter().filter_map(replay).collect();
-    v.sort_by(|a, b| a.group.cmp(&b.group).then_with(|| a.id.cmp(&b.id)));
+    v.sort_by(|a, b| a.group.cmp(&b.group).then(b.held_out().cmp(&a.held_out())).then_with(|| a.id.cmp(&b.id)));
     v
 }
 
-/// The median of the absolute errors of a group.
-pub fn median_abs_error(replays: &[Replay], group: Group) -> Option<f64> {
-    let mut e: Vec<f64> = replays.iter().filter(|r| r.group == group).map(|r| r.error.abs()).collect();
-    if e.is_empty() {
-        return None;
-    }
-    e.sort_by(f64::total_cmp);
-    let n = e.len();
-    Some(if n % 2 == 1 { e[n / 2] } else { (e[n / 2 - 1] + e[n / 2]) / 2.0 })
+/// The replays of one group, held out or fitted.
+pub fn subset(replays: &[Replay], group: Group, held_out: bool) -> Vec<&Replay> {
+    replays.iter().filter(|r| r.group == group && r.held_out() == held_out).collect()
 }
 
-/// The table as Markdown.
+/// How large some errors are.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spread {
+    /// How many.
+    pub n: usize,
+    /// Median |error|.
+    pub median: f64,
+    /// Largest |error|.
+    pub max: f64,
+}
+
+impl Spread {
+    /// Of some signed relative errors; `None` when there are none.
+    pub fn of(errors: impl IntoIterator<Item = f64>) -> Option<Spread> {
+        let mut e: Vec<f64> = errors.into_iter().map(f64::abs).collect();
+        if e.is_empty() {
+            return None;
+        }
+        e.sort_by(f64::total_cmp);
+        let n = e.len();
+        let median = if n % 2 == 1 { e[n / 2] } else { (e[n / 2 - 1] + e[n / 2]) / 2.0 };
+        Some(Spread { n, median, max: e[n - 1] })
+    }
+}
+
+impl std::fmt::Display for Spread {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let points = if self.n == 1 { "point" } else { "points" };
+        write!(f, "{} {points}, median |error| {:.1}%, max {:.1}%", self.n, self.median * 100.0, self.max * 100.0)
+    }
+}
+
+fn percent(e: f64) -> String {
+    format!("{:+.1}%", e * 100.0)
+}
+
+/// The table as Markdown: every point, the held-out and fitted figures of each scored group, and where the
+/// constants the replay uses came from.
 pub fn markdown_table(replays: &[Replay]) -> String {
     let mut s = String::new();
-    s.push_str("| point | group | size | measured busbw (GB/s) | predicted Ring (GB/s) | 2-node Tree (GB/s) | error | limited by |\n");
-    s.push_str("|---|---|---:|---:|---:|---:|---:|---|\n");
+    s.push_str(
+        "| point | group | set | size | measured busbw (GB/s) | predicted Ring (GB/s) | 2-node Tree (GB/s) | Tree/Ring \
+         | error | Ring alone | limited by |\n",
+    );
+    s.push_str("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for r in replays {
         let size = if r.size_bytes >= 1e9 {
             format!("{:.0} GiB", r.size_bytes / 1073741824.0)
         } else {
             format!("{:.0} MiB", r.size_bytes / 1048576.0)
         };
-        let tree = r.tree.map_or("".to_string(), |t| format!("{t:.1}"));
+        let set = if r.held_out() {
+            "held out".to_string()
+        } else {
+            format!("fitted: {}", r.fitted_by.iter().map(|c| c.name()).collect::<Vec<_>>().join(", "))
+        };
+        let tree = r.tree.map_or(String::new(), |t| format!("{t:.1}"));
+        let width = r.width().map_or(String::new(), |w| format!("{w:.2}x"));
+        let ring_alone = if r.group == Group::TwoNodeDefault { percent(r.ring_error) } else { String::new() };
         let note = if r.assumptions.is_empty() { String::new() } else { format!(" ({})", r.assumptions.join(", ")) };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {:.2} | {:.1} | {} | {:+.1}% | {:?}{} |",
+            "| {} | {} | {set} | {size} | {:.2} | {:.1} | {tree} | {width} | {} | {ring_alone} | {:?}{note} |",
             r.id,
             r.group.label(),
-            size,
             r.measured,
             r.predicted,
-            tree,
-            r.error * 100.0,
+            percent(r.error),
             r.bottleneck,
-            note
         );
     }
-    for (g, label) in [(Group::Point, "point"), (Group::TwoNodeDefault, "two-node default")] {
-        if let Some(m) = median_abs_error(replays, g) {
-            let max = replays.iter().filter(|r| r.group == g).map(|r| r.error.abs()).fold(0.0, f64::max);
-            let n = replays.iter().filter(|r| r.group == g).count();
-            let _ = writeln!(s, "\n{label}: {n} points, median |error| {:.1}%, max {:.1}%", m * 100.0, max * 100.0);
+    s.push_str("\nValidation, held-out points only (no constant of their prediction was set from them):\n\n");
+    if let Some(sp) = Spread::of(subset(replays, Group::Point, true).iter().map(|r| r.error)) {
+        let _ = writeln!(s, "- point: {sp}");
+    }
+    let two = subset(replays, Group::TwoNodeDefault, true);
+    if let Some(sp) = Spread::of(two.iter().map(|r| r.error)) {
+        let widths: Vec<f64> = two.iter().filter_map(|r| r.width()).collect();
+        let lo = widths.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = widths.iter().copied().fold(0.0, f64::max);
+        let ring = Spread::of(two.iter().map(|r| r.ring_error)).expect("same points");
+        let _ = writeln!(
+            s,
+            "- two-node default: {sp} against the Ring..Tree interval (Tree/Ring {lo:.2}x to {hi:.2}x); against the \
+             Ring prediction alone median |error| {:.1}%, max {:.1}%",
+            ring.median * 100.0,
+            ring.max * 100.0
+        );
+    }
+    s.push_str(
+        "\nFitted points (a constant of their prediction was set from them; they show the fit, not accuracy):\n\n",
+    );
+    for g in [Group::Point, Group::TwoNodeDefault] {
+        if let Some(sp) = Spread::of(subset(replays, g, false).iter().map(|r| r.error)) {
+            let _ = writeln!(s, "- {}: {sp}", g.label());
         }
+    }
+    s.push_str(
+        "\nThe constants these predictions use and the calibration points each was set from (`PROVENANCE` in \
+         `tests/src/calibration/provenance.rs` records every constant):\n\n",
+    );
+    s.push_str("| constant | value | set from | how |\n|---|---|---|---|\n");
+    let mut used: Vec<Constant> = Vec::new();
+    for c in replays.iter().flat_map(|r| &r.uses) {
+        if !used.contains(c) {
+            used.push(*c);
+        }
+    }
+    for p in provenance::PROVENANCE.iter().filter(|p| used.contains(&p.constant)) {
+        let from = provenance::set_from(p.constant);
+        let from = if from.is_empty() { "-".to_string() } else { from.join(", ") };
+        let _ = writeln!(s, "| {} | {} | {from} | {} |", p.constant.name(), p.constant.value(), p.basis);
     }
     s
 }

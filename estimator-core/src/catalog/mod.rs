@@ -1,0 +1,300 @@
+//! The GPU catalog: memory, peak dense BF16 compute, the intra-node fabric and what an all-reduce achieves on it.
+//!
+//! The table itself, [`GPUS`], is in `gpus.rs`; this module holds the types, the efficiencies that derive a bus
+//! bandwidth from a link, name resolution ([`lookup`]) and the link overrides ([`intra_node_bandwidth`]).
+//!
+//! Every number cites its source in the entry's `source` text. Two kinds of source appear:
+//! - a vendor datasheet (memory, TFLOP/s, link bandwidth), and
+//! - a public nccl-tests/rccl-tests measurement of the achievable all-reduce bus bandwidth, or, where none is
+//!   public, a derivation from the link bandwidth with an efficiency that is itself sourced (see
+//!   [`NVLINK_RING_EFFICIENCY`], [`PCIE_P2P_EFFICIENCY`]).
+//!
+//! Several of those measurements are also points of the calibration set (`tests/data/nccl-tests/measurements.json`):
+//! the calibration replay records which number was set from which point (`PROVENANCE` in
+//! `tests/src/calibration.rs`) and scores those points apart as fitted, not as validation.
+//!
+//! Names are matched loosely: case, spaces, dashes and the "NVIDIA"/"Tesla" prefixes do not matter, so the names NVML
+//! reports ("NVIDIA H100 80GB HBM3", "Tesla P40") and short names ("h100", "MI300X") both resolve.
+
+use serde::{Deserialize, Serialize};
+
+use crate::units::{Bytes, GbytePerSec, TflopPerSec};
+
+mod gpus;
+
+pub use gpus::{GENERIC_GPU, GPUS};
+
+/// The GPU maker, which decides the collective library (NCCL or RCCL).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Vendor {
+    /// NVIDIA (NCCL).
+    Nvidia,
+    /// AMD (RCCL).
+    Amd,
+    /// Unknown maker.
+    Unknown,
+}
+
+/// How the GPUs inside one node talk to each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IntraNodeLink {
+    /// NVLink through NVSwitch (HGX/DGX boards): every GPU reaches every other at full NVLink bandwidth.
+    Nvswitch,
+    /// Direct NVLink without a switch: bridge pairs (A40, A100 PCIe, H100 PCIe) or meshes (DGX-1, GH200 nodes).
+    Nvlink,
+    /// AMD Infinity Fabric (xGMI) mesh between OAM modules.
+    Xgmi,
+    /// PCIe with peer-to-peer transfers between GPUs.
+    Pcie,
+    /// PCIe without peer-to-peer (unsupported, or `NCCL_P2P_DISABLE=1`): every transfer is staged in host memory.
+    PcieHostStaged,
+}
+
+impl IntraNodeLink {
+    /// A short human label.
+    pub fn label(self) -> &'static str {
+        match self {
+            IntraNodeLink::Nvswitch => "NVLink/NVSwitch",
+            IntraNodeLink::Nvlink => "NVLink (no switch)",
+            IntraNodeLink::Xgmi => "Infinity Fabric (xGMI)",
+            IntraNodeLink::Pcie => "PCIe peer-to-peer",
+            IntraNodeLink::PcieHostStaged => "PCIe, staged in host memory (no P2P)",
+        }
+    }
+}
+
+/// One GPU model.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GpuSpec {
+    /// Stable identifier, used in URLs and JSON (e.g. `h100-sxm`).
+    pub key: &'static str,
+    /// Human name.
+    pub name: &'static str,
+    /// Maker.
+    pub vendor: Vendor,
+    /// The names NVML (`nvidia-smi --query-gpu=name`) or `rocm-smi` report for this model.
+    pub reported_names: &'static [&'static str],
+    /// Memory per GPU in GiB, as the board is sold (an "80GB" H100 has 80 GiB of HBM).
+    pub memory_gib: f64,
+    /// Peak dense (no sparsity) BF16 tensor throughput; for parts without BF16 (V100, P40) the closest
+    /// training precision, as the source says.
+    pub bf16_dense_tflops: TflopPerSec,
+    /// The usual intra-node fabric for this model.
+    pub intra_node: IntraNodeLink,
+    /// Unidirectional NVLink (or xGMI) bandwidth per GPU in GB/s, if the model has such links.
+    pub gpu_link_gbyte_per_s: Option<f64>,
+    /// PCIe generation of the GPU's host link (3, 4, 5).
+    pub pcie_gen: u8,
+    /// Large-message all-reduce bus bandwidth on one node over the default fabric, best algorithm (NVLS on
+    /// Hopper/Blackwell NVSwitch boards).
+    pub allreduce_busbw: GbytePerSec,
+    /// The same with the Ring algorithm, which is what the intra-node hops of a multi-node ring run.
+    pub ring_busbw: GbytePerSec,
+    /// Where the numbers come from.
+    pub source: &'static str,
+    /// Lower-case alphanumeric fragments that identify the model inside a reported name. Checked in catalog order,
+    /// so more specific models come first.
+    #[serde(skip)]
+    patterns: &'static [&'static str],
+}
+
+impl GpuSpec {
+    /// Memory per GPU.
+    pub fn memory(&self) -> Bytes {
+        Bytes::gib(self.memory_gib)
+    }
+}
+
+/// Ring all-reduce bus bandwidth as a share of the unidirectional NVLink bandwidth. Source: NCCL maintainer,
+/// NVIDIA/nccl#1455: H100 Ring "about 80% of 450GBps"; nccl-tests#309 measured 368.76 GB/s with NVLS off (0.82).
+pub const NVLINK_RING_EFFICIENCY: f64 = 0.80;
+
+/// PCIe peer-to-peer all-reduce bus bandwidth as a share of the PCIe x16 bandwidth NCCL assumes (`width*speed/80`
+/// in NCCL's `src/graph/topo.cc`: Gen3 12, Gen4 24, Gen5 48 GB/s). Source: NVIDIA/nccl#1639, 8x RTX 5090 on PCIe 5.0
+/// reach 28 GB/s of 48 (0.58); the maintainer says PCIe results are bounded by CPU and memory bandwidth.
+pub const PCIE_P2P_EFFICIENCY: f64 = 0.58;
+
+/// All-reduce bus bandwidth when peer-to-peer is off and every transfer is staged through host memory. Source:
+/// eugenesiow/LLM-Insights (NCCL 2.16): 3.6-4.0 GB/s on an A40 pair and 5.2 GB/s on a DGX A100 with
+/// `NCCL_P2P_DISABLE=1`; this is the middle of that range.
+pub const HOST_STAGED_BUSBW_GBYTE_PER_S: f64 = 4.5;
+
+/// The PCIe x16 bandwidth NCCL assumes for a generation, GB/s (`src/graph/topo.cc`: width * speed / 80).
+pub fn pcie_x16_gbyte_per_s(generation: u8) -> f64 {
+    match generation {
+        0..=3 => 12.0,
+        4 => 24.0,
+        5 => 48.0,
+        _ => 96.0,
+    }
+}
+
+const fn bw(gbyte_per_s: f64) -> GbytePerSec {
+    GbytePerSec::new(gbyte_per_s)
+}
+
+/// PCIe peer-to-peer bus bandwidth for a generation (see [`PCIE_P2P_EFFICIENCY`]).
+fn pcie_p2p(generation: u8) -> f64 {
+    pcie_x16_gbyte_per_s(generation) * PCIE_P2P_EFFICIENCY
+}
+
+/// How a name was resolved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Lookup {
+    /// The key or one of the reported names, exactly (ignoring case and punctuation).
+    Exact(&'static GpuSpec),
+    /// A catalog pattern occurs inside the name (e.g. "H100 80GB (Dell XE9680)").
+    Matched(&'static GpuSpec),
+    /// Nothing matched; generic defaults.
+    Unknown,
+}
+
+impl Lookup {
+    /// The spec to use (generic when unknown).
+    pub fn spec(self) -> &'static GpuSpec {
+        match self {
+            Lookup::Exact(s) | Lookup::Matched(s) => s,
+            Lookup::Unknown => &GENERIC_GPU,
+        }
+    }
+}
+
+/// Lower-case ASCII letters and digits only, with a leading "nvidia", "tesla", "amd" or "instinct" removed.
+fn normalize(name: &str) -> String {
+    let mut s: String = name.chars().filter(|c| c.is_ascii_alphanumeric()).map(|c| c.to_ascii_lowercase()).collect();
+    for prefix in ["nvidia", "tesla", "amd", "instinct", "geforce"] {
+        if let Some(rest) = s.strip_prefix(prefix) {
+            s = rest.to_string();
+        }
+    }
+    s
+}
+
+/// Finds a GPU by catalog key, reported name or a recognisable fragment.
+pub fn lookup(name: &str) -> Lookup {
+    let wanted = normalize(name);
+    if wanted.is_empty() {
+        return Lookup::Unknown;
+    }
+    let exact = GPUS.iter().find(|g| {
+        normalize(g.key) == wanted
+            || normalize(g.name) == wanted
+            || g.reported_names.iter().any(|n| normalize(n) == wanted)
+    });
+    if let Some(g) = exact {
+        return Lookup::Exact(g);
+    }
+    GPUS.iter().find(|g| g.patterns.iter().any(|p| wanted.contains(p))).map_or(Lookup::Unknown, Lookup::Matched)
+}
+
+/// The all-reduce bus bandwidths of a GPU over an intra-node link that may differ from its default (a user who
+/// says "these A40s have NVLink bridges", or "P2P is disabled").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IntraNodeBandwidth {
+    /// Best single-node algorithm.
+    pub allreduce: GbytePerSec,
+    /// Ring algorithm, the intra-node part of a multi-node ring.
+    pub ring: GbytePerSec,
+    /// The link actually used (a GPU without NVLink cannot use one).
+    pub link: IntraNodeLink,
+}
+
+/// Bus bandwidth of `gpu` over `link`.
+pub fn intra_node_bandwidth(gpu: &GpuSpec, link: IntraNodeLink) -> IntraNodeBandwidth {
+    if link == gpu.intra_node {
+        return IntraNodeBandwidth { allreduce: gpu.allreduce_busbw, ring: gpu.ring_busbw, link };
+    }
+    let pcie = bw(pcie_p2p(gpu.pcie_gen));
+    match (link, gpu.gpu_link_gbyte_per_s) {
+        (IntraNodeLink::PcieHostStaged, _) => {
+            let b = bw(HOST_STAGED_BUSBW_GBYTE_PER_S);
+            IntraNodeBandwidth { allreduce: b, ring: b, link }
+        }
+        (IntraNodeLink::Pcie, _) => IntraNodeBandwidth { allreduce: pcie, ring: pcie, link },
+        (IntraNodeLink::Nvlink | IntraNodeLink::Nvswitch | IntraNodeLink::Xgmi, Some(l)) => {
+            let b = bw(l * NVLINK_RING_EFFICIENCY);
+            IntraNodeBandwidth { allreduce: b, ring: b, link }
+        }
+        (IntraNodeLink::Nvlink | IntraNodeLink::Nvswitch | IntraNodeLink::Xgmi, None) => {
+            IntraNodeBandwidth { allreduce: pcie, ring: pcie, link: IntraNodeLink::Pcie }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(name: &str, key: &str) {
+        assert_eq!(lookup(name).spec().key, key, "{name}");
+    }
+
+    #[test]
+    fn nvml_names_resolve() {
+        check("NVIDIA H100 80GB HBM3", "h100-sxm");
+        check("NVIDIA A100-SXM4-40GB", "a100-sxm4-40gb");
+        check("NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb");
+        check("NVIDIA A100 80GB PCIe", "a100-pcie-80gb");
+        check("NVIDIA A100-PCIE-40GB", "a100-pcie-40gb");
+        check("Tesla P40", "p40");
+        check("Tesla V100-SXM2-16GB", "v100-sxm2-16gb");
+        check("Tesla V100-SXM2-32GB", "v100-sxm2-32gb");
+        check("NVIDIA H100 PCIe", "h100-pcie");
+        check("NVIDIA GH200 480GB", "gh200");
+        check("NVIDIA H200", "h200");
+        check("NVIDIA L40S", "l40s");
+        // "L4" is a fragment of "L40": the L40 must not read as an L4.
+        assert!(matches!(lookup("NVIDIA L40"), Lookup::Unknown));
+        check("NVIDIA L4", "l4");
+        check("NVIDIA L4", "l4");
+        check("NVIDIA A10G", "a10g");
+        check("NVIDIA GeForce RTX 4090", "rtx-4090");
+        check("AMD Instinct MI300X", "mi300x");
+    }
+
+    #[test]
+    fn loose_names_resolve_to_the_most_specific_entry() {
+        check("h100", "h100-sxm");
+        check("H100 80GB HBM3 (Dell XE9680 HGX)", "h100-sxm");
+        check("GH200 120GB", "gh200");
+        check("mi325x", "mi325x");
+        check("MI355X", "mi355x");
+        check("RTX 5090", "rtx-5090");
+        check("b200", "b200");
+        check("A100 (p4dn.24xlarge)", "a100-sxm4-40gb");
+        check("a40", "a40");
+    }
+
+    #[test]
+    fn unknown_names_are_generic_not_errors() {
+        assert_eq!(lookup("Voodoo 5 6000"), Lookup::Unknown);
+        assert_eq!(lookup("").spec().key, "generic");
+        assert_eq!(lookup("   ").spec().key, "generic");
+    }
+
+    #[test]
+    fn every_entry_is_sane() {
+        for g in GPUS {
+            assert!(g.memory_gib > 0.0 && g.bf16_dense_tflops.get() > 0.0, "{}", g.key);
+            assert!(g.ring_busbw <= g.allreduce_busbw, "{}", g.key);
+            assert!(!g.source.is_empty() && !g.patterns.is_empty(), "{}", g.key);
+            assert_eq!(lookup(g.key).spec().key, g.key, "key of {} resolves to itself", g.key);
+            for n in g.reported_names {
+                assert_eq!(lookup(n).spec().key, g.key, "reported name {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn overriding_the_link_derives_bandwidth() {
+        let a40 = lookup("a40").spec();
+        let nv = intra_node_bandwidth(a40, IntraNodeLink::Nvlink);
+        assert!((nv.ring.get() - 45.0).abs() < 1e-9);
+        let l4 = lookup("l4").spec();
+        assert_eq!(intra_node_bandwidth(l4, IntraNodeLink::Nvlink).link, IntraNodeLink::Pcie);
+        let h100 = lookup("h100").spec();
+        assert_eq!(intra_node_bandwidth(h100, IntraNodeLink::PcieHostStaged).ring.get(), 4.5);
+    }
+}
