@@ -59,11 +59,11 @@ pub fn estimate(s: &Scenario) -> Estimate {
             n => format!("its {n} adapters share"),
         };
         format!(
-            "The realistic communication ({:.3} s) is below the reference arithmetic ({:.3} s), which sends all of a \
+            "The realistic communication ({}) is below the reference arithmetic ({}), which sends all of a \
              participant's ring traffic through one adapter, as with one GPU per node: here each node has {} GPUs, \
              {} carries most ring hops, and {adapters} only the hops between nodes.",
-            step.comm_s.as_secs(),
-            reference.time_s.as_secs(),
+            step.comm_s,
+            reference.time_s,
             s.gpus_per_node(),
             s.intra_node().link.label(),
         )
@@ -71,10 +71,10 @@ pub fn estimate(s: &Scenario) -> Estimate {
     notes.extend(below_lower_bound.clone());
     if s.nodes() == 1 && s.participants() > 1 {
         notes.push(format!(
-            "On one node the gradients never touch the network: the lower bound ({:.3} s at {} Gb/s) is what the \
+            "On one node the gradients never touch the network: the lower bound ({} at {} Gb/s) is what the \
              same bytes would cost through one adapter.",
-            step.lower_bound_s.as_secs(),
-            s.input().link_gbps
+            step.lower_bound_s,
+            crate::human::num(s.input().link_gbps, 3)
         ));
     }
     Estimate {

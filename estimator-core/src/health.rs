@@ -86,7 +86,7 @@ pub struct SizeCheck {
     pub ratio: f64,
 }
 
-/// A likely cause, in plain words, with what to try.
+/// A likely cause, in plain words, with what to check.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Cause {
@@ -94,8 +94,8 @@ pub struct Cause {
     pub id: String,
     /// What it is.
     pub text: String,
-    /// What to try (the NCCL variables that matter).
-    pub try_: Vec<String>,
+    /// What to check or change, one step each (the NCCL variables and tools that matter).
+    pub check: Vec<String>,
 }
 
 /// The health of one measured run.
@@ -250,8 +250,8 @@ fn evidence_lines(ev: &Evidence<'_>) -> Vec<String> {
     out
 }
 
-fn cause(id: &str, text: String, try_: &[&str]) -> Cause {
-    Cause { id: id.to_string(), text, try_: try_.iter().map(|t| t.to_string()).collect() }
+fn cause(id: &str, text: String, check: &[&str]) -> Cause {
+    Cause { id: id.to_string(), text, check: check.iter().map(|t| t.to_string()).collect() }
 }
 
 /// Judges a measured run on the hardware of `s` (its nodes and GPUs should be the run's). `None` when the run has

@@ -21,6 +21,7 @@ pub mod collective;
 pub mod estimate;
 pub mod fabric;
 pub mod health;
+pub mod human;
 pub mod import;
 pub mod memory;
 pub mod quantity;

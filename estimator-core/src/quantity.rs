@@ -32,8 +32,9 @@ fn split(s: &str) -> Result<(f64, String, String), QuantityError> {
     }
     // The longest prefix that parses as a number (handles 7e9 as well as 7B and 1.5GiB).
     let mut best = None;
+    // `get` rather than indexing: no panic path (and none of its formatting code in the page's wasm).
     for (i, _) in t.char_indices().chain(std::iter::once((t.len(), ' '))) {
-        if let Ok(v) = t[..i].parse::<f64>() {
+        if let Some(Ok(v)) = t.get(..i).map(str::parse::<f64>) {
             best = Some((v, i));
         }
     }
@@ -43,7 +44,7 @@ fn split(s: &str) -> Result<(f64, String, String), QuantityError> {
     if !v.is_finite() || v < 0.0 {
         return Err(QuantityError::OutOfRange(s.trim().to_string()));
     }
-    Ok((v, t[end..].trim().to_string(), t))
+    Ok((v, t.get(end..).unwrap_or_default().trim().to_string(), t))
 }
 
 /// A count with an optional decimal suffix: `7e9`, `7B`, `70b`, `1.5T`, `4M`, `500k`. (B or G = 1e9.)

@@ -5,10 +5,11 @@ use serde::Serialize;
 
 use crate::collective;
 use crate::fabric::Fabric;
+use crate::human::{gib, num, pct, times};
 use crate::memory::{MemoryFit, memory_fit};
 use crate::scenario::{Scenario, SyncStrategy};
 use crate::step::{StepEstimate, estimate_step};
-use crate::units::{Bytes, Seconds};
+use crate::units::Seconds;
 
 /// The answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -59,14 +60,6 @@ pub struct Recommendation {
     /// The smallest ladder fabric meeting the target at `nodes` (the scenario's, or `min_nodes` if larger);
     /// `None` on one node, or when even the top of the ladder misses the target.
     pub min_fabric: Option<FabricChoice>,
-}
-
-fn gib(b: Bytes) -> String {
-    format!("{:.1} GiB", b.as_gib())
-}
-
-fn pct(x: f64) -> String {
-    format!("{:.0}%", x * 100.0)
 }
 
 /// The smallest fabric whose exposed communication stays within `target` of the step: the scenario's fabric at
@@ -183,9 +176,9 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         let one = s.with(|i| i.nodes = 1).ok();
         let intra = one.as_ref().map_or(s.intra_node().allreduce, |o| collective::bus_bandwidth(o).busbw);
         reasons.push(format!(
-            "On one node gradients travel over {} at about {:.0} GB/s: no RDMA fabric is needed.",
+            "On one node gradients travel over {} at about {} GB/s: no RDMA fabric is needed.",
             s.intra_node().link.label(),
-            intra.get()
+            num(intra.get(), 0)
         ));
         // The one-node comparison runs the job the way it fits there: as configured, or sharded with ZeRO-3/FSDP.
         let sharded = !mem.fits_one_node;
@@ -203,17 +196,19 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
             headline = if speedup <= 1.0 {
                 format!("One node is enough{how}: it is faster than {n} nodes here")
             } else if step.exposed_share <= target {
-                format!("Fits on one node{how}; {n} nodes are {speedup:.1}x faster per step")
+                format!("Fits on one node{how}; {n} nodes are {} faster per step", times(speedup))
             } else {
                 format!(
-                    "One node is enough{how}: {n} nodes are only {speedup:.1}x faster, the network takes {} of their \
+                    "One node is enough{how}: {n} nodes are only {} faster, the network takes {} of their \
                      step",
+                    times(speedup),
                     pct(step.exposed_share)
                 )
             };
             reasons.push(format!(
-                "On one node of {gpn} GPUs{how} the same step takes {single}: {speedup:.2}x the {} on {n} nodes, \
+                "On one node of {gpn} GPUs{how} the same step takes {single}: {}x the {} on {n} nodes, \
                  whose scaling efficiency is {}.",
+                num(speedup, 2),
                 step.step_s,
                 pct(step.scaling_efficiency)
             ));
@@ -226,7 +221,7 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
              exposed: {} of a {} step.",
             s.nodes(),
             s.adapters_per_node(),
-            s.input().link_gbps,
+            num(s.input().link_gbps, 3),
             s.input().fabric.label(),
             step.comm_s,
             step.lower_bound_s,
@@ -273,9 +268,9 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
                     pct(target),
                     f.nodes,
                     f.adapters_per_node,
-                    f.link_gbps,
+                    num(f.link_gbps, 3),
                     f.fabric.label(),
-                    f.per_node_gbps,
+                    num(f.per_node_gbps, 3),
                     pct(f.exposed_share),
                     f.step_s
                 )),
@@ -283,10 +278,11 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
                     let fabric = planned.input().fabric;
                     let top = fabric.line_rates_gbps().last().copied().unwrap_or(planned.input().link_gbps);
                     reasons.push(format!(
-                        "No fabric up to {} x {top} Gb/s {} keeps exposed communication under {} of the step on {} \
+                        "No fabric up to {} x {} Gb/s {} keeps exposed communication under {} of the step on {} \
                          nodes: more overlap, more compute per synchronisation (a larger batch or gradient \
                          accumulation) or fewer nodes would.",
                         planned.gpus_per_node().max(planned.adapters_per_node()),
+                        num(top, 3),
                         if fabric == Fabric::Tcp { Fabric::Roce.label() } else { fabric.label() },
                         pct(target),
                         planned.nodes()

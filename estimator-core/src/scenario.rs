@@ -335,12 +335,7 @@ pub struct Shown(pub f64);
 
 impl fmt::Display for Shown {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let v = self.0;
-        if v != 0.0 && v.is_finite() && (v.abs() >= 1e7 || v.abs() < 1e-3) {
-            write!(f, "{v:e}")
-        } else {
-            write!(f, "{v}")
-        }
+        f.write_str(&crate::human::sig(self.0, 6))
     }
 }
 
@@ -520,8 +515,8 @@ impl Scenario {
                 "unknown GPU '{}': using generic defaults ({} GiB, {} TFLOP/s BF16, PCIe Gen4); pick a catalog GPU \
                  for real figures",
                 input.gpu,
-                gpu.memory_gib,
-                gpu.bf16_dense_tflops.get()
+                crate::human::num(gpu.memory_gib, 1),
+                crate::human::num(gpu.bf16_dense_tflops.get(), 1)
             )),
             Lookup::Matched(g) => {
                 warnings.push(format!("GPU '{}' read as catalog entry '{}' ({})", input.gpu, g.key, g.name))

@@ -118,17 +118,10 @@ impl Seconds {
     }
 }
 
-/// Human form with a unit that fits: `8.960 s`, `86.29 ms`, `25.0 us`.
+/// Human form with a unit that fits, as everywhere ([`crate::human::secs`]): `8.96 s`, `86.3 ms`, `25 µs`.
 impl std::fmt::Display for Seconds {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let s = self.0;
-        if s >= 1.0 {
-            write!(f, "{s:.3} s")
-        } else if s >= 1e-3 {
-            write!(f, "{:.2} ms", s * 1e3)
-        } else {
-            write!(f, "{:.1} us", s * 1e6)
-        }
+        f.write_str(&crate::human::secs(*self))
     }
 }
 
@@ -249,8 +242,8 @@ mod tests {
         assert!((t.as_secs() - 0.56).abs() < 1e-12);
         assert_eq!(Bytes::gib(1.0).get(), 1_073_741_824.0);
         assert_eq!(Seconds::from_micros(1500.0).as_millis(), 1.5);
-        assert_eq!(Seconds::new(8.96).to_string(), "8.960 s");
-        assert_eq!(Seconds::from_millis(86.29).to_string(), "86.29 ms");
-        assert_eq!(Seconds::from_micros(25.0).to_string(), "25.0 us");
+        assert_eq!(Seconds::new(8.96).to_string(), "8.96 s");
+        assert_eq!(Seconds::from_millis(86.29).to_string(), "86.3 ms");
+        assert_eq!(Seconds::from_micros(25.0).to_string(), "25 µs");
     }
 }

@@ -2,6 +2,7 @@
 //! and the controls that share it.
 
 use estimator_core::catalog::GPUS;
+use estimator_core::human;
 use estimator_core::{Estimate, Fabric, GradDtype, Scenario, SyncStrategy, compare_estimates, estimate};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast as _;
@@ -211,7 +212,7 @@ fn BarChart(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
         <figure class="chart bars">
             <figcaption>"One step, split into compute and communication"</figcaption>
             <svg
-                viewBox=format!("0 0 {} {}", chart::BAR_WIDTH, chart::BAR_HEIGHT)
+                viewBox=format!("0 0 {} {}", human::num(chart::BAR_WIDTH, 0), human::num(chart::BAR_HEIGHT, 0))
                 role="img"
                 aria-label=described
                 id="bar-chart"
@@ -253,7 +254,7 @@ fn NodesChart(axis: RwSignal<ChartAxis>) -> impl IntoView {
                 {radio("chart-step", ChartAxis::StepTime, "step time")}
                 {radio("chart-efficiency", ChartAxis::Efficiency, "scaling efficiency")}
             </div>
-            <svg viewBox=format!("0 0 {} {}", chart::WIDTH, chart::HEIGHT) role="img" id="nodes-chart"
+            <svg viewBox=format!("0 0 {} {}", human::num(chart::WIDTH, 0), human::num(chart::HEIGHT, 0)) role="img" id="nodes-chart"
                 aria-label="Step time or scaling efficiency of A and B against the number of nodes; the same data is in the table below"></svg>
             <ul class="legend">
                 <li><span class="swatch line-a"></span>"A"</li>

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use estimator_core::{Scenario, StepEstimate, SweepPoint, sweep_nodes};
 
-use crate::format;
+use estimator_core::human;
 use crate::render::{self, esc};
 use crate::share::{ChartAxis, PageState};
 
@@ -162,7 +162,7 @@ pub fn nodes_chart(sweeps: &[(&[SweepPoint], u32)], axis: ChartAxis) -> LineChar
         ChartAxis::Efficiency => {
             let f = move |v: f64| TOP + plot_h * (1.0 - v.clamp(0.0, 1.0));
             let ticks =
-                [0.0, 0.25, 0.5, 0.75, 1.0].iter().map(|&v| Tick { pos: f(v), label: format::pct(v) }).collect();
+                [0.0, 0.25, 0.5, 0.75, 1.0].iter().map(|&v| Tick { pos: f(v), label: human::pct(v) }).collect();
             (Box::new(f), ticks)
         }
         ChartAxis::StepTime => {
@@ -182,7 +182,7 @@ pub fn nodes_chart(sweeps: &[(&[SweepPoint], u32)], axis: ChartAxis) -> LineChar
             let mut d = d_lo;
             while d <= d_hi && ticks.len() < 16 {
                 let v = 10f64.powf(d);
-                ticks.push(Tick { pos: f(v), label: format::decade(v) });
+                ticks.push(Tick { pos: f(v), label: human::decade(v) });
                 d += 1.0;
             }
             (Box::new(f), ticks)
@@ -192,7 +192,7 @@ pub fn nodes_chart(sweeps: &[(&[SweepPoint], u32)], axis: ChartAxis) -> LineChar
     let mut x_ticks = Vec::new();
     let mut n = 1.0;
     while n <= x_max {
-        x_ticks.push(Tick { pos: lx(n), label: format::num(n, 0) });
+        x_ticks.push(Tick { pos: lx(n), label: human::num(n, 0) });
         n *= 2.0;
     }
 
@@ -204,25 +204,30 @@ pub fn nodes_chart(sweeps: &[(&[SweepPoint], u32)], axis: ChartAxis) -> LineChar
                 .map(|p| {
                     let v = value(p, axis);
                     let shown = match axis {
-                        ChartAxis::StepTime => format::secs(p.step_s),
-                        ChartAxis::Efficiency => format::pct(v),
+                        ChartAxis::StepTime => human::secs(p.step_s),
+                        ChartAxis::Efficiency => human::pct(v),
                     };
                     Point {
                         x: lx(p.x),
                         y: y_of(v),
-                        title: format!("{} nodes: {shown}", format::num(p.x, 0)),
+                        title: format!("{} nodes: {shown}", human::num(p.x, 0)),
                         current: p.x == f64::from(*current),
                     }
                 })
                 .collect();
             let mut path = String::new();
             for (i, p) in points.iter().enumerate() {
-                let _ = write!(path, "{}{:.1},{:.1}", if i == 0 { "M" } else { " L" }, p.x, p.y);
+                let _ = write!(path, "{}{},{}", if i == 0 { "M" } else { " L" }, at(p.x), at(p.y));
             }
             Line { path, points }
         })
         .collect();
     LineChart { x_ticks, y_ticks, lines }
+}
+
+/// An SVG coordinate, to a tenth of a unit.
+fn at(v: f64) -> String {
+    human::fixed(v, 1)
 }
 
 /// Width of the bar chart's box.
@@ -241,24 +246,25 @@ pub fn bars_svg(rows: &[(&str, &StepEstimate)]) -> String {
         let y = 8.0 + row as f64 * 44.0;
         let segs = bar_segments(e, scale, BAR_SPAN);
         let end: f64 = segs.iter().map(|s| s.width).sum();
-        let _ = write!(out, r#"<text x="0" y="{:.1}" class="bar-label">{}</text>"#, y + 20.0, esc(label));
+        let _ = write!(out, r#"<text x="0" y="{}" class="bar-label">{}</text>"#, at(y + 20.0), esc(label));
         for s in &segs {
             let _ = write!(
                 out,
-                r#"<rect class="{}" x="{:.2}" y="{y:.1}" width="{:.2}" height="28"><title>{}: {}</title></rect>"#,
+                r#"<rect class="{}" x="{}" y="{}" width="{}" height="28"><title>{}: {}</title></rect>"#,
                 s.kind.class(),
-                BAR_LABEL + s.x,
-                s.width.max(0.5),
+                human::fixed(BAR_LABEL + s.x, 2),
+                at(y),
+                human::fixed(s.width.max(0.5), 2),
                 s.kind.label(),
-                format::secs(estimator_core::Seconds::new(s.seconds))
+                human::secs(estimator_core::Seconds::new(s.seconds))
             );
         }
         let _ = write!(
             out,
-            r#"<text x="{:.1}" y="{:.1}" class="bar-value">{}</text>"#,
-            BAR_LABEL + end + 6.0,
-            y + 20.0,
-            format::secs(e.step_s)
+            r#"<text x="{}" y="{}" class="bar-value">{}</text>"#,
+            at(BAR_LABEL + end + 6.0),
+            at(y + 20.0),
+            human::secs(e.step_s)
         );
     }
     out
@@ -271,28 +277,29 @@ pub fn nodes_svg(c: &LineChart) -> String {
     for t in &c.y_ticks {
         let _ = write!(
             out,
-            r#"<line class="gridline" x1="{LEFT}" x2="{}" y1="{p:.1}" y2="{p:.1}"></line><text class="tick" x="{}" y="{:.1}" text-anchor="end">{}</text>"#,
-            WIDTH - RIGHT,
-            LEFT - 6.0,
-            t.pos + 4.0,
+            r#"<line class="gridline" x1="{}" x2="{}" y1="{p}" y2="{p}"></line><text class="tick" x="{}" y="{}" text-anchor="end">{}</text>"#,
+            at(LEFT),
+            at(WIDTH - RIGHT),
+            at(LEFT - 6.0),
+            at(t.pos + 4.0),
             esc(&t.label),
-            p = t.pos
+            p = at(t.pos)
         );
     }
     for t in &c.x_ticks {
         let _ = write!(
             out,
-            r#"<text class="tick" x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
-            t.pos,
-            HEIGHT - BOTTOM + 16.0,
+            r#"<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>"#,
+            at(t.pos),
+            at(HEIGHT - BOTTOM + 16.0),
             esc(&t.label)
         );
     }
     let _ = write!(
         out,
         r#"<text class="axis-title" x="{}" y="{}" text-anchor="middle">nodes</text>"#,
-        (WIDTH + LEFT) / 2.0,
-        HEIGHT - 4.0
+        at((WIDTH + LEFT) / 2.0),
+        at(HEIGHT - 4.0)
     );
     for (i, l) in c.lines.iter().enumerate() {
         let class = ["line-a", "line-b", "line-c", "line-d"].get(i).copied().unwrap_or("line-d");
@@ -301,9 +308,9 @@ pub fn nodes_svg(c: &LineChart) -> String {
             let (cls, r) = if p.current { ("dot current", 5) } else { ("dot", 3) };
             let _ = write!(
                 out,
-                r#"<circle class="{cls}" cx="{:.1}" cy="{:.1}" r="{r}"><title>{}</title></circle>"#,
-                p.x,
-                p.y,
+                r#"<circle class="{cls}" cx="{}" cy="{}" r="{r}"><title>{}</title></circle>"#,
+                at(p.x),
+                at(p.y),
                 esc(&p.title)
             );
         }

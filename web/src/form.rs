@@ -7,7 +7,7 @@
 use estimator_core::quantity::parse_count;
 use estimator_core::{ComputeInput, Fabric, Field, GradDtype, Scenario, ScenarioInput, SyncStrategy};
 
-use crate::format;
+use estimator_core::human;
 
 /// Longest text a field keeps (longer pastes are cut): no real value needs more, and the parser stays cheap.
 pub const MAX_TEXT: usize = 64;
@@ -179,34 +179,34 @@ impl ScenarioForm {
         let (compute_mode, compute_ms, tokens, mfu_pct) = match i.compute {
             ComputeInput::Given { ms } => (
                 ComputeMode::Given,
-                format::num(ms, 3),
+                human::num(ms, 3),
                 "4M".to_string(),
-                format::num(100.0 * estimator_core::scenario::DEFAULT_MFU, 1),
+                human::num(100.0 * estimator_core::scenario::DEFAULT_MFU, 1),
             ),
             ComputeInput::Tokens { tokens_per_step, mfu } => {
-                (ComputeMode::Tokens, "1000".to_string(), tokens_text(tokens_per_step), format::num(mfu * 100.0, 2))
+                (ComputeMode::Tokens, "1000".to_string(), tokens_text(tokens_per_step), human::num(mfu * 100.0, 2))
             }
         };
         ScenarioForm {
-            params: format::params(i.params),
+            params: human::params(i.params),
             dtype: i.dtype,
             sync: i.sync,
             gpu: i.gpu.clone(),
             gpus_per_node: i.gpus_per_node.to_string(),
             nodes: i.nodes.to_string(),
             adapters: i.adapters_per_node.to_string(),
-            link_gbps: format::num(i.link_gbps, 3),
+            link_gbps: human::num(i.link_gbps, 3),
             fabric: i.fabric,
             gdr: i.gdr,
-            overlap_pct: format::num(i.overlap * 100.0, 2),
+            overlap_pct: human::num(i.overlap * 100.0, 2),
             compute_mode,
             compute_ms,
             tokens,
             mfu_pct,
             accum: i.grad_accum_steps.to_string(),
-            efficiency_pct: i.link_efficiency.map(|e| format::num(e * 100.0, 2)).unwrap_or_default(),
-            latency_us: i.latency_us.map(|l| format::num(l, 3)).unwrap_or_default(),
-            measured_busbw: i.measured_busbw_gbs.map(|b| format::num(b, 2)).unwrap_or_default(),
+            efficiency_pct: i.link_efficiency.map(|e| human::num(e * 100.0, 2)).unwrap_or_default(),
+            latency_us: i.latency_us.map(|l| human::num(l, 3)).unwrap_or_default(),
+            measured_busbw: i.measured_busbw_gbs.map(|b| human::num(b, 2)).unwrap_or_default(),
         }
     }
 
@@ -378,12 +378,12 @@ impl ScenarioForm {
         let t = self.text(f)?.trim();
         let pct = |v: f64, what: &str| {
             (v > 0.0 && v < 1.0)
-                .then(|| format!("{what} {}%: did you mean {}%?", format::num(v, 3), format::num(v * 100.0, 1)))
+                .then(|| format!("{what} {}%: did you mean {}%?", human::num(v, 3), human::num(v * 100.0, 1)))
         };
         match f {
             FormField::Params => {
                 let v = parse_count(t).ok()?;
-                (v < 1e6).then(|| format!("{} parameters: did you mean {}B?", format::count(v), format::num(v, 3)))
+                (v < 1e6).then(|| format!("{} parameters: did you mean {}B?", human::count(v), human::num(v, 3)))
             }
             FormField::Mfu => pct(t.trim_end_matches('%').trim().parse().ok()?, "MFU"),
             FormField::Overlap => pct(t.trim_end_matches('%').trim().parse().ok()?, "Overlap"),
@@ -480,7 +480,7 @@ impl ScenarioForm {
         self.gpu = input.gpu;
         self.gpus_per_node = input.gpus_per_node.to_string();
         self.adapters = input.adapters_per_node.to_string();
-        self.link_gbps = format::num(input.link_gbps, 3);
+        self.link_gbps = human::num(input.link_gbps, 3);
         self.fabric = input.fabric;
         self.gdr = input.gdr;
         if summary.fabric == estimator_core::report::ReportFabric::None {
@@ -497,7 +497,7 @@ impl ScenarioForm {
         self.gpu = p.gpu.to_string();
         self.gpus_per_node = p.gpus_per_node.to_string();
         self.adapters = p.adapters.to_string();
-        self.link_gbps = format::num(p.link_gbps, 3);
+        self.link_gbps = human::num(p.link_gbps, 3);
         self.fabric = p.fabric;
         self.gdr = p.gdr;
         let changed =
@@ -508,12 +508,12 @@ impl ScenarioForm {
 
 fn tokens_text(t: f64) -> String {
     // 4194304 reads better as itself than as "4.19M", and stays exact.
-    if t.fract() == 0.0 && t < 1e10 { format!("{t:.0}") } else { format::num(t, 3) }
+    if t.fract() == 0.0 && t < 1e10 { human::fixed(t, 0) } else { human::num(t, 3) }
 }
 
 fn clip(v: &str) -> &str {
     match v.char_indices().nth(MAX_TEXT) {
-        Some((i, _)) => &v[..i],
+        Some((i, _)) => v.get(..i).unwrap_or(v),
         None => v,
     }
 }
@@ -556,7 +556,7 @@ fn whole(t: &str) -> Result<f64, String> {
 fn percent(t: &str, min: f64) -> Result<f64, String> {
     let v = number(t.trim().trim_end_matches('%'))?;
     if v < min || v > 100.0 {
-        return Err(format!("must be between {min} and 100 % (got {})", format::num(v, 3)));
+        return Err(format!("must be between {} and 100 % (got {})", human::num(min, 3), human::num(v, 3)));
     }
     Ok(v / 100.0)
 }

@@ -1,7 +1,7 @@
 //! The estimator page: a Leptos client-side-rendered app over estimator-core.
 //!
 //! The modules other than [`app`] and [`browser`] are pure (no DOM): the form and its reading ([`form`]), the result cards as HTML ([`render`]), the URL
-//! state ([`share`]), chart geometry ([`chart`]), number formatting ([`mod@format`]) and reading a probe report
+//! state ([`share`]), chart geometry ([`chart`]), numbers as people read them (`estimator_core::human`) and reading a probe report
 //! ([`report`], through the browser's `JSON.parse`). [`app`] wires them to the DOM
 //! with Leptos signals; [`browser`] holds the few calls into the browser (URL, clipboard, performance marks).
 
@@ -9,7 +9,6 @@ pub mod app;
 pub mod browser;
 pub mod chart;
 pub mod form;
-pub mod format;
 pub mod render;
 pub mod report;
 pub mod share;

@@ -8,7 +8,7 @@ use estimator_core::recommend::FabricChoice;
 use estimator_core::{Comparison, ComputeInput, GradDtype, RecommendationKind, Scenario, Seconds, SweepPoint};
 
 use crate::app::SideResult;
-use crate::format;
+use estimator_core::human;
 use crate::share::Side;
 
 /// Escapes text for HTML content and attribute values.
@@ -44,11 +44,11 @@ pub fn summary(s: &Scenario) -> String {
     let net = if s.adapters_per_node() == 0 {
         "no network adapter".to_string()
     } else {
-        format!("{} × {} Gb/s {}", s.adapters_per_node(), format::num(i.link_gbps, 3), i.fabric.label())
+        format!("{} × {} Gb/s {}", s.adapters_per_node(), human::num(i.link_gbps, 3), i.fabric.label())
     };
     format!(
         "{} {} · {nodes} × {} {} · {net}",
-        format::params(i.params),
+        human::params(i.params),
         dtype_label(i.dtype),
         s.gpus_per_node(),
         s.gpu().name
@@ -63,7 +63,7 @@ pub fn verdict(c: &Comparison) -> String {
         "The reference arithmetic is equal.".to_string()
     } else {
         let (fast, slow, r) = if lr < 1.0 { ("B", "A", 1.0 / lr) } else { ("A", "B", lr) };
-        format!("Reference arithmetic: {fast} moves the gradients {}× faster than {slow}.", format::num(r, 1))
+        format!("Reference arithmetic: {fast} moves the gradients {}× faster than {slow}.", human::num(r, 1))
     };
     let step = if equal(c.step_ratio_b_over_a) {
         "The realistic steps are equal.".to_string()
@@ -73,8 +73,8 @@ pub fn verdict(c: &Comparison) -> String {
         let d = c.step_delta_s.abs();
         format!(
             "Realistic: {fast}'s step is {} shorter than {slow}'s ({} of {slow}'s step).",
-            format::secs(Seconds::new(d)),
-            format::pct(d / slower.as_secs())
+            human::secs(Seconds::new(d)),
+            human::pct(d / slower.as_secs())
         )
     };
     format!("{lower} {step}")
@@ -98,29 +98,29 @@ pub fn result_card(side: Side, r: &SideResult) -> String {
         let _ = write!(
             h,
             r#"<p class="nofit" id="{k}-nofit"><b>Does not fit:</b> {} per GPU with {}, the {} has {}. The step below is for a job that cannot run as configured.</p>"#,
-            format::gib(m.total_bytes_per_gpu),
+            human::gib(m.total_bytes_per_gpu),
             i.sync.label(),
             esc(s.gpu().name),
-            format::gib(m.gpu_memory_bytes),
+            human::gib(m.gpu_memory_bytes),
         );
     }
     if e.bottleneck == estimator_core::Bottleneck::Measured {
         let _ = write!(
             h,
             r#"<p class="measured" id="{k}-measured">Communication uses the <b>measured</b> bus bandwidth, {} GB/s (nccl-tests), in place of the model's. <button type="button" id="{k}-use-model">Use the model</button></p>"#,
-            format::num(e.busbw_gbs.get(), 1)
+            human::num(e.busbw_gbs.get(), 1)
         );
     }
     let _ = write!(
         h,
         r#"<div class="block head"><p class="kicker">Step time</p><p class="big" id="{k}-step">{}</p><p>Communication exposed: <b id="{k}-exposed">{}</b>, {} of the step · scaling efficiency {}"#,
-        format::secs(e.step_s),
-        format::secs(e.exposed_comm_s),
-        format::pct(e.exposed_share),
-        format::pct(e.scaling_efficiency),
+        human::secs(e.step_s),
+        human::secs(e.exposed_comm_s),
+        human::pct(e.exposed_share),
+        human::pct(e.scaling_efficiency),
     );
     if let Some(t) = e.tokens_per_s {
-        let _ = write!(h, " · {} tokens/s", format::count(t));
+        let _ = write!(h, " · {} tokens/s", human::count(t));
     }
     h.push_str("</p></div>");
 
@@ -134,51 +134,51 @@ pub fn result_card(side: Side, r: &SideResult) -> String {
         };
         format!(
             "bus bandwidth {} GB/s, {limit}; {} × {} latency",
-            format::num(e.busbw_gbs.get(), 1),
+            human::num(e.busbw_gbs.get(), 1),
             plural(e.buckets, "bucket"),
-            format::secs(e.latency_per_collective_s)
+            human::secs(e.latency_per_collective_s)
         )
     };
     let compute_how = match i.compute {
         ComputeInput::Given { .. } => "as given".to_string(),
         ComputeInput::Tokens { tokens_per_step, mfu } => format!(
             "6 × {} × {} tokens ÷ ({} × {} TFLOP/s × {} MFU)",
-            format::params(i.params),
-            format::count(tokens_per_step),
+            human::params(i.params),
+            human::count(tokens_per_step),
             s.participants(),
-            format::num(s.gpu().bf16_dense_tflops.get(), 0),
-            format::pct(mfu)
+            human::num(s.gpu().bf16_dense_tflops.get(), 0),
+            human::pct(mfu)
         ),
     };
     let _ = write!(
         h,
         r#"<div class="block realistic"><p class="kicker">Realistic estimate</p><dl class="figures"><dt>Communication</dt><dd id="{k}-comm">{}</dd><dd class="how">{}</dd><dt>Hidden behind compute</dt><dd id="{k}-hidden">{}</dd><dt>Compute</dt><dd id="{k}-compute">{}</dd><dd class="how">{}</dd></dl></div>"#,
-        format::secs(e.comm_s),
+        human::secs(e.comm_s),
         esc(&bus),
-        format::secs(e.hidden_comm_s),
-        format::secs(e.compute_s),
+        human::secs(e.hidden_comm_s),
+        human::secs(e.compute_s),
         esc(&compute_how),
     );
 
-    let gb = format::gb(l.gradient_bytes);
-    let per = format::gb(l.bytes_per_participant);
-    let rate = format::num(l.link_gbyte_per_s.get(), 4);
+    let gb = human::gb(l.gradient_bytes);
+    let per = human::gb(l.bytes_per_participant);
+    let rate = human::num(l.link_gbyte_per_s.get(), 4);
     let volume = if l.sync_volume_factor != 1.0 {
-        format!(" × {} ({})", format::num(l.sync_volume_factor, 2), i.sync.label())
+        format!(" × {} ({})", human::num(l.sync_volume_factor, 2), i.sync.label())
     } else {
         String::new()
     };
     let _ = write!(
         h,
         r#"<div class="block lower"><p class="kicker">The reference arithmetic (one link per GPU)</p><p class="big" id="{k}-lower-bound">{}</p><ol class="arith" aria-label="The arithmetic"><li>Gradients: {} × {} bytes ({}) = <b>{gb}</b></li><li>Through each participant's link: {} × {gb}{volume} = <b>{per}</b></li><li>One adapter: {} Gb/s = <b>{rate} GB/s</b></li><li>{per} ÷ {rate} GB/s = <b>{}</b></li></ol><p class="fine">A simplified lower bound: one adapter per participant, ring factor {}, no latency, no overlap."#,
-        format::secs(l.time_s),
-        format::params(i.params),
-        format::num(i.dtype.bytes(), 0),
+        human::secs(l.time_s),
+        human::params(i.params),
+        human::num(i.dtype.bytes(), 0),
         dtype_label(i.dtype),
-        format::num(l.ring_factor, 3),
-        format::num(i.link_gbps, 3),
-        format::secs(l.time_s),
-        format::num(l.ring_factor, 3),
+        human::num(l.ring_factor, 3),
+        human::num(i.link_gbps, 3),
+        human::secs(l.time_s),
+        human::num(l.ring_factor, 3),
     );
     if i.ring_factor.is_none() && s.participants() > 1 {
         // The step's own lower bound uses the exact ring factor for its ranks.
@@ -186,8 +186,8 @@ pub fn result_card(side: Side, r: &SideResult) -> String {
             h,
             " With {} ranks the exact ring factor 2(N−1)/N = {} gives {}.",
             s.participants(),
-            format::num(e.ring_factor, 3),
-            format::secs(e.lower_bound_s)
+            human::num(e.ring_factor, 3),
+            human::secs(e.lower_bound_s)
         );
     }
     h.push_str("</p>");
@@ -212,7 +212,7 @@ pub fn result_card(side: Side, r: &SideResult) -> String {
 
 /// "1 bucket", "534 buckets".
 pub fn plural(n: u64, word: &str) -> String {
-    if n == 1 { format!("1 {word}") } else { format!("{} {word}s", format::count(n as f64)) }
+    if n == 1 { format!("1 {word}") } else { format!("{} {word}s", human::count(n as f64)) }
 }
 
 /// The line a stale card, chart or recommendation carries while a field is being fixed.
@@ -225,18 +225,18 @@ pub fn fabric_line(f: &FabricChoice) -> String {
     format!(
         "{} × {} Gb/s {} on {} nodes: step {}, {} exposed",
         f.adapters_per_node,
-        format::num(f.link_gbps, 0),
+        human::num(f.link_gbps, 0),
         f.fabric.label(),
         f.nodes,
-        format::secs(f.step_s),
-        format::pct(f.exposed_share)
+        human::secs(f.step_s),
+        human::pct(f.exposed_share)
     )
 }
 
 /// The smallest-fabric sentence.
 pub fn min_fabric_text(r: &SideResult) -> String {
     let rec = &r.estimate.recommendation;
-    let target = format::pct(rec.target_exposed_share);
+    let target = human::pct(rec.target_exposed_share);
     match (&rec.min_fabric, rec.kind, r.scenario.nodes()) {
         (Some(f), _, _) => {
             format!("Smallest fabric keeping exposed communication under {target}: {}.", fabric_line(f))
@@ -268,8 +268,8 @@ pub fn recommendation_card(side: Side, r: &SideResult, stale: bool) -> String {
     let _ = write!(
         h,
         r#"</ul><p class="memory">Memory: {} per GPU of {} as configured ({}).</p><p class="min-fabric" id="{k}-min-fabric">{}</p>"#,
-        format::gib(m.total_bytes_per_gpu),
-        format::gib(m.gpu_memory_bytes),
+        human::gib(m.total_bytes_per_gpu),
+        human::gib(m.gpu_memory_bytes),
         if m.fits { "fits" } else { "does not fit" },
         esc(&min_fabric_text(r))
     );
@@ -314,7 +314,7 @@ pub fn imported(name: &str, i: &estimator_core::import::Imported) -> String {
                 let _ = write!(line, " over {}", plural(u64::from(n), "rank"));
             }
             if let Some(b) = r.peak_busbw_gbs {
-                let _ = write!(line, "; peak bus bandwidth {} GB/s", format::num(b, 2));
+                let _ = write!(line, "; peak bus bandwidth {} GB/s", human::num(b, 2));
             }
             li(line);
             if r.truncated {
@@ -344,7 +344,7 @@ pub fn imported(name: &str, i: &estimator_core::import::Imported) -> String {
                         let _ = write!(line, ": {}", state.join(" "));
                     }
                     if let Some(r) = p.rate_gbps {
-                        let _ = write!(line, ", {} Gb/s", format::num(r, 1));
+                        let _ = write!(line, ", {} Gb/s", human::num(r, 1));
                     }
                     li(line);
                 }
@@ -363,12 +363,12 @@ pub fn health(side: Side, hl: &estimator_core::health::Health, offer: Option<&st
         "<p id=\"report-verdict\">Verdict: <b>{}</b>. At {} the run measured {} GB/s bus bandwidth; the model \
          expects {} GB/s (Ring{}) on scenario {}'s hardware: {}%.</p>",
         hl.verdict.name(),
-        format::gb(estimator_core::Bytes::new(l.size_bytes)),
-        format::num(l.measured_busbw_gbs, 2),
-        format::num(l.expected_busbw_gbs, 1),
-        l.expected_tree_busbw_gbs.map_or(String::new(), |t| format!("; Tree/NVLSTree {}", format::num(t, 1))),
+        human::gb(estimator_core::Bytes::new(l.size_bytes)),
+        human::num(l.measured_busbw_gbs, 2),
+        human::num(l.expected_busbw_gbs, 1),
+        l.expected_tree_busbw_gbs.map_or(String::new(), |t| format!("; Tree/NVLSTree {}", human::num(t, 1))),
         side.label(),
-        format::num(l.ratio * 100.0, 0)
+        human::num(l.ratio * 100.0, 0)
     );
     if !hl.mismatch.is_empty() {
         let _ = write!(
@@ -391,8 +391,8 @@ pub fn health(side: Side, hl: &estimator_core::health::Health, offer: Option<&st
     h.push_str("<ul>");
     for c in &hl.causes {
         let _ = write!(h, "<li>{}", esc(&c.text));
-        for t in &c.try_ {
-            let _ = write!(h, "<br>try: {}", esc(t));
+        for t in &c.check {
+            let _ = write!(h, "<br>check: {}", esc(t));
         }
         h.push_str("</li>");
     }
@@ -428,11 +428,11 @@ pub fn nodes_table_rows(a: &[SweepPoint], b: &[SweepPoint]) -> String {
         let _ = write!(
             h,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            format::num(pa.x, 0),
-            format::secs(pa.step_s),
-            format::pct(pa.scaling_efficiency),
-            format::secs(pb.step_s),
-            format::pct(pb.scaling_efficiency)
+            human::num(pa.x, 0),
+            human::secs(pa.step_s),
+            human::pct(pa.scaling_efficiency),
+            human::secs(pb.step_s),
+            human::pct(pb.scaling_efficiency)
         );
     }
     h
@@ -445,10 +445,10 @@ pub fn bars_description(a: &SideResult, b: &SideResult) -> String {
         format!(
             "{}: step {}, compute {}, hidden communication {}, exposed communication {}.",
             side.label(),
-            format::secs(e.step_s),
-            format::secs(e.compute_s),
-            format::secs(e.hidden_comm_s),
-            format::secs(e.exposed_comm_s)
+            human::secs(e.step_s),
+            human::secs(e.compute_s),
+            human::secs(e.hidden_comm_s),
+            human::secs(e.exposed_comm_s)
         )
     };
     format!("{} {}", part(Side::A, a), part(Side::B, b))

@@ -109,7 +109,7 @@ impl PageState {
         let mut notes = Vec::new();
         let query = query.strip_prefix('?').unwrap_or(query);
         let query = match query.char_indices().nth(MAX_QUERY) {
-            Some((i, _)) => &query[..i],
+            Some((i, _)) => query.get(..i).unwrap_or(query),
             None => query,
         };
         let pairs: Vec<(String, String)> = query

@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web::chart::{self, SegmentKind};
 use web::form::{FormField, PRESETS, ScenarioForm};
-use web::format;
+use estimator_core::human as format;
 use web::report;
 use web::share::{ChartAxis, PageState, Side};
 use web_sys::{Document, Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
