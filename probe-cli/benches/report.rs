@@ -1,6 +1,6 @@
 //! `probe-cli report --json` on the 8-GPU fixture (tests/fixtures/nodes/h100-ib-8x400), whole process, wall time:
 //! what a user waits for. Prints the median, p95 and max of 50 runs after 5 warm-ups, and fails above the budget
-//! (50 ms, the figure). `make bench-report` runs it.
+//! (50 ms, README's "Benchmarks" table). `make bench-report` runs it.
 
 use std::path::Path;
 use std::process::Command;

@@ -11,6 +11,10 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+    /// Exit 0 when the command ran but found something (a degraded, unhealthy or mismatched run), for those who
+    /// only want the output; errors still exit 2.
+    #[arg(long, global = true)]
+    pub exit_zero: bool,
 }
 
 /// Top-level commands. (Parsed once at start-up, so the size of the largest variant does not matter.)

@@ -1,57 +1,23 @@
 //! `probe-cli estimate step` and `probe-cli estimate allreduce`: flags to a scenario, the model, text or JSON out.
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 
-use anyhow::Context as _;
 use estimator_core::collective::{bus_bandwidth, nccl_busbw_factor};
+use estimator_core::scenario::{DEFAULT_MFU, DEFAULT_TOKENS_PER_STEP};
 use estimator_core::{
-    AllReduceEstimate, Bytes, Comparison, ComputeInput, Estimate, Field, Scenario, ScenarioError, ScenarioInput,
-    Seconds, SweepPoint, allreduce as model_allreduce, compare, estimate, sweep_line_rate, sweep_nodes,
+    AllReduceEstimate, Bytes, Comparison, ComputeInput, Estimate, Field, Scenario, ScenarioInput, Seconds, SweepPoint,
+    allreduce as model_allreduce, compare, estimate, sweep_line_rate, sweep_nodes,
 };
 use serde::Serialize;
 
-use crate::Failure;
-use crate::cli::{AllreduceArgs, CatalogArgs, ClusterArgs, StepArgs};
-
-/// The flag a model field comes from.
-fn flag(field: Field) -> String {
-    match field {
-        Field::AdaptersPerNode => "--adapters".to_string(),
-        other => format!("--{}", other.key().replace('_', "-")),
-    }
-}
-
-pub(crate) fn usage(e: &ScenarioError) -> Failure {
-    Failure::Usage(format!("{}: {}", flag(e.field), e.reason))
-}
-
-/// Fills the cluster part of a scenario from the shared flags.
-pub(crate) fn apply_cluster(input: &mut ScenarioInput, c: &ClusterArgs, nodes: i64) -> Result<(), Failure> {
-    input.nodes = nodes;
-    input.gpus_per_node = c.gpus_per_node;
-    input.gpu = c.gpu.clone();
-    input.intra_node = c.intra_node;
-    input.fabric = c.fabric;
-    input.gdr = !c.no_gdr;
-    input.algorithm = c.algo;
-    input.link_efficiency = c.link_efficiency;
-    input.latency_us = c.latency_us;
-    input.measured_busbw_gbs = c.measured_busbw_gbs;
-    if nodes > 1 {
-        input.adapters_per_node =
-            c.adapters.ok_or_else(|| Failure::Usage("--adapters is required when --nodes > 1".to_string()))?;
-        input.link_gbps =
-            c.link_gbps.ok_or_else(|| Failure::Usage("--link-gbps is required when --nodes > 1".to_string()))?;
-    } else {
-        input.adapters_per_node = c.adapters.unwrap_or(0);
-        input.link_gbps = c.link_gbps.unwrap_or(input.link_gbps);
-    }
-    Ok(())
-}
+use crate::cli::{AllreduceArgs, CatalogArgs, StepArgs};
+use crate::files::load_report;
+use crate::outcome::{Failure, Outcome};
+use crate::output::{diag, print_json, print_text};
+use crate::scenario::{apply_cluster, flag, usage};
 
 /// The scenario `estimate step` describes, and with `--report` what it took from the report (one line each).
-pub fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>), Failure> {
+fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>), Failure> {
     let mut input = ScenarioInput {
         params: a.params,
         dtype: a.dtype,
@@ -62,32 +28,17 @@ pub fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>), Failure> {
         overlap: a.overlap,
         ring_factor: a.ring_factor,
         target_exposed_share: a.target_exposed_share,
+        compute: match (a.compute_ms, a.tokens_per_step, a.mfu) {
+            (Some(ms), _, _) => ComputeInput::Given { ms },
+            (None, tokens, mfu) => ComputeInput::Tokens {
+                tokens_per_step: tokens.unwrap_or(DEFAULT_TOKENS_PER_STEP),
+                mfu: mfu.unwrap_or(DEFAULT_MFU),
+            },
+        },
         ..ScenarioInput::default()
     };
-    input.compute = match (a.compute_ms, a.tokens_per_step, a.mfu) {
-        (Some(ms), _, _) => ComputeInput::Given { ms },
-        (None, tokens, mfu) => ComputeInput::Tokens {
-            tokens_per_step: tokens.unwrap_or(estimator_core::scenario::DEFAULT_TOKENS_PER_STEP),
-            mfu: mfu.unwrap_or(estimator_core::scenario::DEFAULT_MFU),
-        },
-    };
-    let taken = match &a.report {
-        None => {
-            apply_cluster(&mut input, &a.cluster, a.nodes)?;
-            Vec::new()
-        }
-        Some(path) => {
-            let (head, _) = crate::node::load_report(path)?;
-            let c = &a.cluster;
-            input.nodes = a.nodes;
-            input.intra_node = c.intra_node;
-            input.algorithm = c.algo;
-            input.link_efficiency = c.link_efficiency;
-            input.latency_us = c.latency_us;
-            input.measured_busbw_gbs = c.measured_busbw_gbs;
-            head.summary.apply(&mut input)
-        }
-    };
+    let summary = a.report.as_deref().map(load_report).transpose()?.map(|(head, _)| head.summary);
+    let taken = apply_cluster(&mut input, &a.cluster, a.nodes, summary.as_ref())?;
     let s = Scenario::new(input).map_err(|e| usage(&e))?;
     Ok((s, taken))
 }
@@ -139,33 +90,16 @@ fn vs_scenario(a: &StepArgs, s: &Scenario) -> Result<Option<Scenario>, Failure> 
     .map(Some)
     .map_err(|e| {
         let flag = match e.field {
-            Field::LinkGbps => "--vs-link-gbps".to_string(),
-            Field::AdaptersPerNode => "--vs-adapters".to_string(),
+            Field::LinkGbps => "--vs-link-gbps",
+            Field::AdaptersPerNode => "--vs-adapters",
             other => flag(other),
         };
         Failure::Usage(format!("{flag}: {}", e.reason))
     })
 }
 
-pub(crate) fn print_json(value: &impl Serialize) -> Result<(), Failure> {
-    let mut text = serde_json::to_string_pretty(value).context("serialising JSON")?;
-    text.push('\n');
-    print_text(&text)
-}
-
-/// Writes to stdout. A reader that went away (`| head`) ends the output quietly, as in other Unix tools.
-pub(crate) fn print_text(text: &str) -> Result<(), Failure> {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(anyhow::Error::new(e).context("writing output").into())
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Runs `estimate step`.
-pub fn step(a: &StepArgs) -> Result<(), Failure> {
+/// Runs `estimate step`. An estimate is an answer, never a finding: exit 0 whatever it says.
+pub fn step(a: &StepArgs) -> Result<Outcome, Failure> {
     let (s, taken) = step_scenario(a)?;
     let e = estimate(&s);
     let sweep_n = (!a.sweep_nodes.is_empty()).then(|| sweep_nodes(&s, &a.sweep_nodes)).transpose();
@@ -175,21 +109,22 @@ pub fn step(a: &StepArgs) -> Result<(), Failure> {
     let vs = vs_scenario(a, &s)?;
     let comparison = vs.as_ref().map(|b| compare(&s, b));
     for w in s.warnings() {
-        crate::diag(&format!("warning: {w}"));
+        diag(&format!("warning: {w}"));
     }
     if a.cluster.json {
         let vs_doc = match (&vs, &comparison) {
             (Some(b), Some(c)) => Some(VsDocument { input: b.input(), comparison: c }),
             _ => None,
         };
-        return print_json(&StepDocument {
+        print_json(&StepDocument {
             estimate: &e,
             input: s.input(),
             sweep_nodes: sweep_n,
             sweep_link_gbps: sweep_r,
             vs: vs_doc,
             from_report: a.report.is_some().then_some(taken.as_slice()),
-        });
+        })?;
+        return Ok(Outcome::Clean);
     }
     let mut t = String::new();
     if let Some(path) = &a.report {
@@ -209,7 +144,8 @@ pub fn step(a: &StepArgs) -> Result<(), Failure> {
     if let Some(p) = &sweep_r {
         t.push_str(&sweep_text("Gb/s", p));
     }
-    print_text(&t)
+    print_text(&t)?;
+    Ok(Outcome::Clean)
 }
 
 fn secs(s: f64) -> String {
@@ -407,13 +343,13 @@ struct AllreduceDocument<'a> {
 }
 
 /// Runs `estimate allreduce`.
-pub fn allreduce(a: &AllreduceArgs) -> Result<(), Failure> {
+pub fn allreduce(a: &AllreduceArgs) -> Result<Outcome, Failure> {
     let bytes = estimator_core::collective::message_bytes(a.bytes).map_err(|e| usage(&e))?;
     let mut input = ScenarioInput::default();
-    apply_cluster(&mut input, &a.cluster, a.nodes)?;
+    apply_cluster(&mut input, &a.cluster, a.nodes, None)?;
     let s = Scenario::new(input).map_err(|e| usage(&e))?;
     for w in s.warnings() {
-        crate::diag(&format!("warning: {w}"));
+        diag(&format!("warning: {w}"));
     }
     let largest = model_allreduce(&s, bytes);
     let mut rows = Vec::new();
@@ -426,7 +362,8 @@ pub fn allreduce(a: &AllreduceArgs) -> Result<(), Failure> {
         rows.push(largest.clone());
     }
     if a.cluster.json {
-        return print_json(&AllreduceDocument { largest: &largest, gpu: s.gpu().key, rows, warnings: s.warnings() });
+        print_json(&AllreduceDocument { largest: &largest, gpu: s.gpu().key, rows, warnings: s.warnings() })?;
+        return Ok(Outcome::Clean);
     }
     let bus = bus_bandwidth(&s);
     let mut t = String::new();
@@ -466,7 +403,8 @@ pub fn allreduce(a: &AllreduceArgs) -> Result<(), Failure> {
              fewer bytes over the network than a ring); NCCL_ALGO=Ring and three or more nodes give the figure above."
         );
     }
-    print_text(&t)
+    print_text(&t)?;
+    Ok(Outcome::Clean)
 }
 
 fn plural(n: u32, noun: &str) -> String {
@@ -498,12 +436,13 @@ struct FabricEntry {
 }
 
 /// Runs `estimate catalog`.
-pub fn catalog(a: &CatalogArgs) -> Result<(), Failure> {
+pub fn catalog(a: &CatalogArgs) -> Result<Outcome, Failure> {
     let gpus = estimator_core::catalog::GPUS;
     let fabrics: Vec<FabricEntry> =
         estimator_core::Fabric::ALL.iter().map(|&f| FabricEntry { fabric: f, prior: f.prior() }).collect();
     if a.json {
-        return print_json(&CatalogDocument { gpus, fabrics });
+        print_json(&CatalogDocument { gpus, fabrics })?;
+        return Ok(Outcome::Clean);
     }
     let mut t = format!(
         "  {:<16} {:<20} {:>8} {:>11}  {:<36} {:>10}\n",
@@ -526,5 +465,6 @@ pub fn catalog(a: &CatalogArgs) -> Result<(), Failure> {
         let _ = writeln!(t, "  {:<24} {:>10} {:>12}", f.fabric.label(), f.prior.efficiency, f.prior.latency_us);
     }
     t.push_str("\n  Sources: probe-cli estimate catalog --json (field `source`).\n");
-    print_text(&t)
+    print_text(&t)?;
+    Ok(Outcome::Clean)
 }

@@ -14,10 +14,12 @@ use flate2::write::GzEncoder;
 
 use estimator_core::report::REDACTED;
 
-use crate::Failure;
 use crate::cli::GatherArgs;
+use crate::outcome::{Failure, Outcome};
+use crate::output::diag;
 use crate::report::fs::Captured;
-use crate::report::{NVML_CAPTURE, VERBS_CAPTURE};
+use crate::report::libraries::{NVML_CAPTURE, VERBS_CAPTURE};
+use crate::report::probe_root;
 
 /// The scrubbed form of an identifier file, or the bytes as they were.
 fn scrub(path: &Path, bytes: &[u8]) -> Vec<u8> {
@@ -77,11 +79,12 @@ fn append(builder: &mut Archive, path: &Path, bytes: &[u8]) -> anyhow::Result<()
     builder.append_data(&mut h, relative(path), bytes).with_context(|| format!("adding {}", path.display()))
 }
 
-/// Runs `gather`.
-pub fn gather(a: &GatherArgs) -> Result<(), Failure> {
-    let mut p = crate::node::run_probe(a.root.as_deref(), a.include_identifiers)?;
+/// Runs `gather`. Like `report`, a capture that was written is a clean outcome; an archive that cannot be written
+/// is a failure naming `--output`.
+pub fn gather(a: &GatherArgs) -> Result<Outcome, Failure> {
+    let mut p = probe_root(a.root.as_deref(), a.include_identifiers)?;
     let file = std::fs::File::create(&a.output)
-        .map_err(|e| Failure::Usage(format!("--output {}: {e}", a.output.display())))?;
+        .map_err(|e| Failure::input(format!("--output {}: {e}", a.output.display())))?;
     let mut builder = tar::Builder::new(GzEncoder::new(file, Compression::default()));
     let mut files = 0usize;
     for (path, entry) in &p.captured {
@@ -123,7 +126,7 @@ pub fn gather(a: &GatherArgs) -> Result<(), Failure> {
     }
     let encoder = builder.into_inner().context("finishing the archive")?;
     encoder.finish().context("finishing the archive")?;
-    crate::diag(&format!(
+    diag(&format!(
         "wrote {} ({files} files and links{}{}); read it back with: mkdir node && tar -xzf {} -C node && \
          probe-cli report --root node",
         a.output.display(),
@@ -131,7 +134,7 @@ pub fn gather(a: &GatherArgs) -> Result<(), Failure> {
         if p.verbs.is_some() { ", libibverbs' answer" } else { "" },
         a.output.display()
     ));
-    Ok(())
+    Ok(Outcome::Clean)
 }
 
 #[cfg(test)]

@@ -3,16 +3,19 @@
 //! point to.
 
 use std::fmt::Write as _;
+use std::path::PathBuf;
 
-use estimator_core::health::{Evidence, Health, judge};
-use estimator_core::import::{Imported, NcclLog, NcclTestsRun, Topology};
+use estimator_core::health::{Evidence, Health, Verdict, judge};
+use estimator_core::import::{Imported, NcclLog, NcclTestsRun, Topology, nccl_log};
 use estimator_core::report::Summary;
-use estimator_core::{Scenario, ScenarioInput};
+use estimator_core::{Report, Scenario, ScenarioInput};
 use serde::Serialize;
 
-use crate::Failure;
 use crate::cli::HealthArgs;
-use crate::estimate::{apply_cluster, print_json, print_text, usage};
+use crate::files::{load_report, read_tool_output};
+use crate::outcome::{Failure, Outcome};
+use crate::output::{diag, print_json, print_text};
+use crate::scenario::{apply_cluster, usage};
 
 #[derive(Serialize)]
 struct HealthDocument<'a> {
@@ -24,59 +27,129 @@ struct HealthDocument<'a> {
     files: &'a [String],
 }
 
-/// Runs `health`.
-pub fn health(a: &HealthArgs) -> Result<(), Failure> {
-    let mut run: Option<NcclTestsRun> = None;
-    let mut log: Option<NcclLog> = None;
-    let mut topo: Option<Topology> = None;
-    let mut files = Vec::new();
+/// Runs `health`. A healthy run is a clean outcome (exit 0); a degraded, unhealthy or mismatched one is a finding
+/// (exit 1, after the verdict is printed).
+pub fn health(a: &HealthArgs) -> Result<Outcome, Failure> {
     let mut summary: Option<Summary> = None;
+    let mut attached = Evidences::default();
     if let Some(path) = &a.report {
-        let (head, value) = crate::node::load_report(path)?;
+        let (head, value) = load_report(path)?;
         summary = Some(head.summary);
-        // The report's attachments are evidence too.
-        if let Ok(report) = serde_json::from_value::<estimator_core::Report>(value) {
+        // The report's attachments are evidence too, unless a file of the same kind is given; the kinds `health`
+        // does not read are part of the report, not of this question, and pass silently.
+        if let Ok(report) = serde_json::from_value::<Report>(value) {
             for att in report.attachments {
-                files.push(format!("{} (attached to {})", att.file, path.display()));
-                take(att.imported, &mut run, &mut log, &mut topo);
+                let from = format!("{} ({}, attached to {})", att.file, att.imported.kind().name(), path.display());
+                attached.add(att.imported, from);
             }
         }
     }
-    for path in &a.files {
-        let text = crate::imports::read_text(path).map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
-        let Some(imported) = estimator_core::import::import(&text) else {
-            return Err(Failure::Usage(format!("{}: not recognised as a tool output", path.display())));
-        };
-        files.push(format!("{} ({})", path.display(), imported.kind().name()));
-        // A run printed with NCCL_DEBUG=INFO carries its own log.
-        if matches!(imported, Imported::NcclTests(_)) && text.contains(" NCCL INFO ") {
-            take(Imported::NcclLog(estimator_core::import::nccl_log::parse(&text)), &mut run, &mut log, &mut topo);
-        }
-        take(imported, &mut run, &mut log, &mut topo);
-    }
-    let run = run.ok_or_else(|| {
+    let given = given_files(&a.files)?;
+    // A file given beats the run's own NCCL_DEBUG=INFO lines, which beat the report's attachments.
+    let run = pick([given.run, attached.run], "nccl-tests outputs")?.ok_or_else(|| {
         Failure::Usage("no nccl-tests output among the files (all_reduce_perf's output is what is judged)".to_string())
     })?;
-    if run.rows.is_empty() {
-        return Err(Failure::Usage("the nccl-tests output has no table row to judge".to_string()));
+    let embedded = Offered(given.embedded_log.into_iter().collect());
+    let log = pick([given.log, embedded, attached.log], "NCCL logs")?;
+    let topo = pick([given.topo, attached.topo], "nvidia-smi topo -m outputs")?;
+    if run.value.rows.is_empty() {
+        return Err(Failure::input(format!("{}: the nccl-tests output has no table row to judge", run.from)));
     }
-    let s = scenario(a, summary.as_ref(), &run, log.as_ref())?;
-    let h = judge(&s, &run, Evidence { log: log.as_ref(), topo: topo.as_ref(), summary: summary.as_ref() })
-        .ok_or_else(|| Failure::Usage("the nccl-tests output has no table row to judge".to_string()))?;
+    let files: Vec<String> = [Some(&run.from), log.as_ref().map(|l| &l.from), topo.as_ref().map(|t| &t.from)]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let log = log.map(|l| l.value);
+    let topo = topo.map(|t| t.value);
+    let s = scenario(a, summary.as_ref(), &run.value, log.as_ref())?;
+    let evidence = Evidence { log: log.as_ref(), topo: topo.as_ref(), summary: summary.as_ref() };
+    let h = judge(&s, &run.value, evidence)
+        .ok_or_else(|| Failure::input(format!("{}: the nccl-tests output has no table row to judge", run.from)))?;
     if a.cluster.json {
-        return print_json(&HealthDocument { health: &h, input: s.input(), files: &files });
+        print_json(&HealthDocument { health: &h, input: s.input(), files: &files })?;
+    } else {
+        print_text(&text(&h, &s, &files))?;
     }
-    print_text(&text(&h, &s, &files))
+    Ok(if h.verdict == Verdict::Healthy { Outcome::Clean } else { Outcome::Findings })
 }
 
-/// The first of each kind counts; a second nccl-tests file is an error the user should hear about.
-fn take(i: Imported, run: &mut Option<NcclTestsRun>, log: &mut Option<NcclLog>, topo: &mut Option<Topology>) {
-    match i {
-        Imported::NcclTests(r) if run.is_none() => *run = Some(r),
-        Imported::NcclLog(l) if log.is_none() => *log = Some(l),
-        Imported::NvidiaSmiTopo(t) if topo.is_none() => *topo = Some(t),
-        _ => {}
+/// A piece of evidence and where it came from (a file, or an attachment of the report).
+struct Sourced<T> {
+    value: T,
+    from: String,
+}
+
+/// Every piece of evidence of one kind that was offered.
+struct Offered<T>(Vec<Sourced<T>>);
+
+impl<T> Default for Offered<T> {
+    fn default() -> Self {
+        Offered(Vec::new())
     }
+}
+
+/// The evidence of one kind from the first source, in order of precedence, that offers any. Two of a kind from the
+/// same source is an input error naming both: `health` judges one run, with that run's log and one node's
+/// topology, and does not guess which was meant.
+fn pick<T, const N: usize>(sources: [Offered<T>; N], what: &str) -> Result<Option<Sourced<T>>, Failure> {
+    for Offered(mut offered) in sources {
+        if let [a, b, ..] = offered.as_slice() {
+            return Err(Failure::input(format!(
+                "two {what}: {} and {}; give one (health judges one run)",
+                a.from, b.from
+            )));
+        }
+        if let Some(one) = offered.pop() {
+            return Ok(Some(one));
+        }
+    }
+    Ok(None)
+}
+
+/// The evidence `health` uses, by kind, from the files given or from the report's attachments.
+#[derive(Default)]
+struct Evidences {
+    run: Offered<NcclTestsRun>,
+    log: Offered<NcclLog>,
+    topo: Offered<Topology>,
+    /// The NCCL_DEBUG=INFO lines of a run printed with them: its own log, unless a log file is given.
+    embedded_log: Option<Sourced<NcclLog>>,
+}
+
+impl Evidences {
+    /// Adds one tool output; false for the kinds `health` does not read (`ibstat`, `ibv_devinfo`).
+    fn add(&mut self, imported: Imported, from: String) -> bool {
+        match imported {
+            Imported::NcclTests(value) => self.run.0.push(Sourced { value, from }),
+            Imported::NcclLog(value) => self.log.0.push(Sourced { value, from }),
+            Imported::NvidiaSmiTopo(value) => self.topo.0.push(Sourced { value, from }),
+            Imported::Ibstat { .. } | Imported::IbvDevinfo { .. } => return false,
+        }
+        true
+    }
+}
+
+/// Reads the files given on the command line; one that cannot be read or recognised is an input error, and one
+/// `health` does not read is left out with a warning.
+fn given_files(paths: &[PathBuf]) -> Result<Evidences, Failure> {
+    let mut given = Evidences::default();
+    for path in paths {
+        let (text, imported) =
+            read_tool_output(path).map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
+        let from = format!("{} ({})", path.display(), imported.kind().name());
+        if matches!(imported, Imported::NcclTests(_)) && text.contains(" NCCL INFO ") && given.embedded_log.is_none() {
+            let from = format!("{} (nccl-log, in the run's output)", path.display());
+            given.embedded_log = Some(Sourced { value: nccl_log::parse(&text), from });
+        }
+        if !given.add(imported, from.clone()) {
+            diag(&format!(
+                "warning: {from}: not evidence health reads (it reads nccl-tests output, an NCCL_DEBUG=INFO log \
+                 and nvidia-smi topo -m); left out"
+            ));
+        }
+    }
+    Ok(given)
 }
 
 fn scenario(
@@ -85,27 +158,19 @@ fn scenario(
     run: &NcclTestsRun,
     log: Option<&NcclLog>,
 ) -> Result<Scenario, Failure> {
-    let mut input = ScenarioInput::default();
     let c = &a.cluster;
     let per_node = match summary {
         Some(x) if x.gpus > 0 => i64::from(x.gpus),
         _ => c.gpus_per_node,
     };
     // Nodes: given, else the run's ranks over GPUs per node, else the log's nNodes, else 2.
-    let from_ranks = u32::try_from(per_node).ok().and_then(|g| run.nodes_for(g)).map(i64::from);
-    let nodes = a.nodes.or(from_ranks).or(log.and_then(|l| l.nodes).map(i64::from)).unwrap_or(2);
-    match summary {
-        Some(x) => {
-            input.nodes = nodes;
-            input.algorithm = c.algo;
-            input.intra_node = c.intra_node;
-            input.link_efficiency = c.link_efficiency;
-            input.latency_us = c.latency_us;
-            x.apply(&mut input);
-            input.nodes = nodes.max(1);
-        }
-        None => apply_cluster(&mut input, c, nodes)?,
-    }
+    let from_ranks = u32::try_from(per_node).ok().and_then(|g| run.nodes_for(g)).filter(|n| *n > 0);
+    let from_log = log.and_then(|l| l.nodes).filter(|n| *n > 0);
+    let nodes = a.nodes.or(from_ranks.or(from_log).map(i64::from)).unwrap_or(2);
+    let mut input = ScenarioInput::default();
+    apply_cluster(&mut input, c, nodes, summary)?;
+    // The run was measured on `nodes` nodes, even when the report's node has no fabric (which makes one node).
+    input.nodes = nodes;
     // The run is judged against the model, never against a measurement.
     input.measured_busbw_gbs = None;
     Scenario::new(input).map_err(|e| usage(&e))
@@ -160,8 +225,8 @@ fn text(h: &Health, s: &Scenario, files: &[String]) -> String {
     }
     for c in &h.causes {
         let _ = writeln!(t, "  - {}", c.text);
-        for x in &c.try_ {
-            let _ = writeln!(t, "      try: {x}");
+        for x in &c.check {
+            let _ = writeln!(t, "      check: {x}");
         }
     }
     let _ = writeln!(t, "From: {}", files.join(", "));

@@ -2,69 +2,47 @@
 //! `ibstat`, `ibv_devinfo`) and prints what estimator-core's readers found.
 
 use std::fmt::Write as _;
-use std::io::Read as _;
 use std::path::Path;
 
-use estimator_core::import::{self, Imported};
+use estimator_core::import::Imported;
 use serde::Serialize;
 
-use crate::Failure;
 use crate::cli::ImportArgs;
-use crate::estimate::{print_json, print_text};
+use crate::files::read_tool_output;
+use crate::outcome::{Failure, Outcome};
+use crate::output::{print_json, print_text};
 
-/// The most a file may hold (a 10 MB log reads in well under a second; beyond 64 MiB it is not a tool's output).
-pub const MAX_IMPORT_BYTES: u64 = 64 << 20;
-
-/// One file's answer.
+/// One file's answer: an element of `import --json`'s array.
 #[derive(Serialize)]
 pub struct FileResult {
     /// The file as given.
     pub file: String,
-    /// What it held; `kind` is `null` and `error` says why when it could not be read or recognised.
+    /// What it held, or why not.
     #[serde(flatten)]
-    pub imported: Option<Imported>,
-    /// Why not.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
+    pub answer: Answer,
 }
 
-/// Reads one file (or standard input for `-`) as text, at most [`MAX_IMPORT_BYTES`].
-pub fn read_text(path: &Path) -> Result<String, String> {
-    let mut bytes = Vec::new();
-    let read = if path == Path::new("-") {
-        std::io::stdin().lock().take(MAX_IMPORT_BYTES + 1).read_to_end(&mut bytes)
-    } else {
-        let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
-        if !meta.is_file() {
-            return Err("not a regular file".to_string());
-        }
-        std::fs::File::open(path).and_then(|f| f.take(MAX_IMPORT_BYTES + 1).read_to_end(&mut bytes))
-    };
-    read.map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > MAX_IMPORT_BYTES {
-        return Err(format!("larger than {} MiB; not a tool's output", MAX_IMPORT_BYTES >> 20));
-    }
-    // Logs sometimes carry stray bytes (a terminal's colours, a cut multi-byte character): read them lossily.
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+/// What a file held (the reader's keys, `kind` first), or why it could not be read or recognised.
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    /// What the reader found.
+    Read(Imported),
+    /// `kind` is `null`, so that every element has it, and `error` says why.
+    Unread {
+        /// Always `None`.
+        kind: Option<&'static str>,
+        /// Why the file was not read.
+        error: String,
+    },
 }
 
 /// Reads and recognises one file.
-pub fn import_file(path: &Path) -> FileResult {
+fn import_file(path: &Path) -> FileResult {
     let file = path.display().to_string();
-    match read_text(path) {
-        Err(e) => FileResult { file, imported: None, error: Some(e) },
-        Ok(text) => match import::import(&text) {
-            Some(i) => FileResult { file, imported: Some(i), error: None },
-            None => FileResult {
-                file,
-                imported: None,
-                error: Some(
-                    "not recognised: expected nccl-tests output, an NCCL_DEBUG=INFO log, nvidia-smi topo -m, \
-                     ibstat or ibv_devinfo"
-                        .to_string(),
-                ),
-            },
-        },
+    match read_tool_output(path) {
+        Ok((_, imported)) => FileResult { file, answer: Answer::Read(imported) },
+        Err(error) => FileResult { file, answer: Answer::Unread { kind: None, error } },
     }
 }
 
@@ -77,11 +55,14 @@ fn opt<T: std::fmt::Display>(v: &Option<T>) -> String {
 }
 
 /// A few lines about one file.
-pub fn describe(r: &FileResult) -> String {
+fn describe(r: &FileResult) -> String {
     let mut t = String::new();
-    let Some(i) = &r.imported else {
-        let _ = writeln!(t, "{}: {}", r.file, r.error.as_deref().unwrap_or("?"));
-        return t;
+    let i = match &r.answer {
+        Answer::Read(i) => i,
+        Answer::Unread { error, .. } => {
+            let _ = writeln!(t, "{}: {error}", r.file);
+            return t;
+        }
     };
     let _ = write!(t, "{}: {}", r.file, i.kind().name());
     match i {
@@ -165,20 +146,18 @@ pub fn describe(r: &FileResult) -> String {
     t
 }
 
-/// Runs `import`. Exit 0 when every file was recognised, 1 when one was not (the others are still printed).
-pub fn import(a: &ImportArgs) -> Result<(), Failure> {
+/// Runs `import`. Every file is printed, those that could not be read or recognised with the reason; if there is
+/// one, `import` fails (exit 2) after printing.
+pub fn import(a: &ImportArgs) -> Result<Outcome, Failure> {
     let results: Vec<FileResult> = a.files.iter().map(|f| import_file(f)).collect();
-    let failed = results.iter().filter(|r| r.imported.is_none()).count();
+    let failed = results.iter().filter(|r| matches!(r.answer, Answer::Unread { .. })).count();
     if a.json {
         print_json(&results)?;
     } else {
         print_text(&results.iter().map(describe).collect::<String>())?;
     }
     if failed > 0 {
-        return Err(Failure::Other(anyhow::anyhow!(
-            "{failed} of {} files could not be read or recognised",
-            results.len()
-        )));
+        return Err(Failure::input(format!("{failed} of {} files could not be read or recognised", results.len())));
     }
-    Ok(())
+    Ok(Outcome::Clean)
 }

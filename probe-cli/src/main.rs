@@ -2,55 +2,79 @@
 //!
 //! `probe-cli report` reads the node's hardware into estimator-core's report; `probe-cli gather` captures what it
 //! read; `probe-cli schema` prints the report's JSON Schema. `probe-cli estimate step` and `probe-cli estimate
-//! allreduce` run estimator-core's model on flags (or on a report). Text output by
-//! default, one JSON document on stdout with `--json`, diagnostics on stderr. Exit codes: 0 ok, 1 error, 2 usage
-//! (bad flags or values the model rejects).
+//! allreduce` run estimator-core's model on flags (or on a report); `probe-cli import` reads tool outputs and
+//! `probe-cli health` judges a measured nccl-tests run. Text output by default, one JSON document on stdout with
+//! `--json`, diagnostics on stderr.
+//!
+//! Exit codes, the same for every command ([`ExitStatus`]): 0 when it ran and found nothing wrong; 1 when it ran
+//! and found something (a degraded, unhealthy or mismatched run; `--exit-zero` makes it 0); 2 for bad flags,
+//! values the model rejects, input files that cannot be read or understood, and output that cannot be written.
+//! A report is data, not a verdict: `report` and `gather` exit 0 whenever they wrote one, whatever its warnings.
+//!
+//! Each command is a module (`estimate`, `imports`, `health`, `node` for `report` and `schema`, `gather`); they
+//! share `cli` (the flags), `scenario` (flags to the model's input), `files` (reading what the user gives),
+//! `output` (stdout and stderr), `outcome` (what a command returns) and `report` (the probe), and never use each
+//! other.
 
 mod cli;
 mod estimate;
+mod files;
 mod gather;
 mod health;
 mod imports;
 mod node;
+mod outcome;
+mod output;
 mod report;
+mod scenario;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
 use crate::cli::{Cli, Command, EstimateCommand};
+use crate::outcome::{Failure, Outcome};
+use crate::output::diag;
 
-/// A failure and the exit code it maps to.
-#[derive(Debug)]
-pub enum Failure {
-    /// Bad flags or values: exit 2.
-    Usage(String),
-    /// Anything else: exit 1.
-    Other(anyhow::Error),
+/// The exit code of a run: the one place outcomes become numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ExitStatus {
+    /// The command ran and found nothing wrong.
+    Success = 0,
+    /// The command ran and found something (see [`Outcome::Findings`]).
+    Findings = 1,
+    /// Usage, configuration or input error: the command did not run to the end.
+    Error = 2,
 }
 
-impl From<anyhow::Error> for Failure {
-    fn from(e: anyhow::Error) -> Self {
-        Failure::Other(e)
+impl ExitStatus {
+    /// The status of a command's result; with `exit_zero`, findings exit 0 (errors never do).
+    fn of(result: &Result<Outcome, Failure>, exit_zero: bool) -> ExitStatus {
+        match result {
+            Ok(Outcome::Clean) => ExitStatus::Success,
+            Ok(Outcome::Findings) if exit_zero => ExitStatus::Success,
+            Ok(Outcome::Findings) => ExitStatus::Findings,
+            Err(_) => ExitStatus::Error,
+        }
     }
 }
 
-/// Writes a diagnostic line to stderr. A closed stderr (`2>&- `, a pipe whose reader left) is not worth a panic.
-pub fn diag(line: &str) {
-    use std::io::Write as _;
-    let _ = writeln!(std::io::stderr().lock(), "{line}");
+impl From<ExitStatus> for ExitCode {
+    fn from(s: ExitStatus) -> ExitCode {
+        ExitCode::from(s as u8)
+    }
 }
 
-fn run(cli: Cli) -> Result<(), Failure> {
-    match cli.command {
-        Command::Estimate(EstimateCommand::Step(args)) => estimate::step(&args),
-        Command::Estimate(EstimateCommand::Allreduce(args)) => estimate::allreduce(&args),
-        Command::Estimate(EstimateCommand::Catalog(args)) => estimate::catalog(&args),
-        Command::Report(args) => node::report(&args),
-        Command::Gather(args) => gather::gather(&args),
+fn run(cli: &Cli) -> Result<Outcome, Failure> {
+    match &cli.command {
+        Command::Estimate(EstimateCommand::Step(args)) => estimate::step(args),
+        Command::Estimate(EstimateCommand::Allreduce(args)) => estimate::allreduce(args),
+        Command::Estimate(EstimateCommand::Catalog(args)) => estimate::catalog(args),
+        Command::Report(args) => node::report(args),
+        Command::Gather(args) => gather::gather(args),
         Command::Schema => node::schema(),
-        Command::Import(args) => imports::import(&args),
-        Command::Health(args) => health::health(&args),
+        Command::Import(args) => imports::import(args),
+        Command::Health(args) => health::health(args),
     }
 }
 
@@ -60,18 +84,31 @@ fn main() -> ExitCode {
         Err(e) => {
             // clap prints help and version to stdout with exit 0, and usage errors to stderr with exit 2.
             let _ = e.print();
-            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(ExitStatus::Error as u8));
         }
     };
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Usage(msg)) => {
-            diag(&format!("error: {msg}\n\nFor more information, try '--help'."));
-            ExitCode::from(2)
-        }
-        Err(Failure::Other(e)) => {
-            diag(&format!("error: {e:#}"));
-            ExitCode::from(1)
-        }
+    let result = run(&cli);
+    match &result {
+        Err(Failure::Usage(msg)) => diag(&format!("error: {msg}\n\nFor more information, try '--help'.")),
+        Err(Failure::Input(e)) => diag(&format!("error: {e:#}")),
+        Ok(_) => {}
+    }
+    ExitStatus::of(&result, cli.exit_zero).into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_zero_hides_findings_but_never_errors() {
+        let findings = || Ok(Outcome::Findings);
+        let error = || Err(Failure::input("unreadable"));
+        assert_eq!(ExitStatus::of(&Ok(Outcome::Clean), false), ExitStatus::Success);
+        assert_eq!(ExitStatus::of(&findings(), false), ExitStatus::Findings);
+        assert_eq!(ExitStatus::of(&findings(), true), ExitStatus::Success);
+        assert_eq!(ExitStatus::of(&error(), false), ExitStatus::Error);
+        assert_eq!(ExitStatus::of(&error(), true), ExitStatus::Error);
+        assert_eq!([ExitStatus::Success, ExitStatus::Findings, ExitStatus::Error].map(|s| s as u8), [0, 1, 2]);
     }
 }

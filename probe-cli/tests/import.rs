@@ -1,4 +1,5 @@
-//! probe-cli import on the real outputs in tests/data: the kind of each file and the JSON keys issue 5 names.
+//! probe-cli import and health on the real outputs in tests/data: the kind of each file, the JSON keys README's
+//! "Measured reality" section names, and the verdicts.
 
 use std::path::{Path, PathBuf};
 
@@ -54,7 +55,7 @@ fn import_json_has_one_object_per_file_with_its_kind() {
 fn import_text_says_what_it_found_and_unknown_files_fail_but_others_print() {
     let socket = first("tool-outputs", "nccl_05");
     let out = cli().arg("import").arg(&socket).arg(data("../../Cargo.toml")).output().expect("runs");
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2), "a file that is not a tool output is an input error");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("nccl-log") && text.contains("transport socket"), "{text}");
     assert!(text.contains("not recognised"), "{text}");
@@ -63,7 +64,7 @@ fn import_text_says_what_it_found_and_unknown_files_fail_but_others_print() {
     let run = std::fs::read(first("nccl-tests/raw", "wutz-h100")).expect("read");
     let out = cli().args(["import", "-"]).write_stdin(run).output().expect("runs");
     assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("nccl-tests"));
-    cli().arg("import").arg(data("tool-outputs")).assert().code(1);
+    cli().arg("import").arg(data("tool-outputs")).assert().code(2);
     cli().arg("import").assert().code(2);
 }
 
@@ -78,7 +79,7 @@ fn health_judges_a_run_with_its_log_and_the_report_carries_attachments() {
         .arg(&log)
         .output()
         .expect("runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(1), "an unhealthy run is a finding: {}", String::from_utf8_lossy(&out.stderr));
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v["verdict"], "unhealthy");
     let ids: Vec<&str> = v["causes"].as_array().expect("causes").iter().filter_map(|c| c["id"].as_str()).collect();
@@ -106,7 +107,8 @@ fn health_judges_a_run_with_its_log_and_the_report_carries_attachments() {
     assert_eq!(kinds, ["nvidia-smi-topo", "nccl-log"]);
     let out = cli().args(["health", "--report"]).arg(&node).arg(&run).output().expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success() && text.contains("Verdict: unhealthy") && text.contains("attached to"), "{text}");
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("Verdict: unhealthy") && text.contains("attached to"), "{text}");
     // Without an nccl-tests file there is nothing to judge; an attachment that is not a tool output is refused.
     cli().args(["health", "--report"]).arg(&node).arg(&log).assert().code(2);
     cli().args(["report", "--attach"]).arg(data("../../Cargo.toml")).assert().code(2);
@@ -150,4 +152,30 @@ fn a_measured_bus_bandwidth_replaces_the_model_in_estimate() {
         ])
         .assert()
         .code(2);
+}
+
+#[test]
+fn health_takes_a_file_given_over_the_reports_attachment_of_the_same_kind() {
+    let dir = std::env::temp_dir().join(format!("probe-health-precedence-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let node = dir.join("node.json");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/nodes/h100-ib-8x400");
+    let attached_log = first("tool-outputs", "nccl_05");
+    let out = cli().args(["report", "--json", "--root"]).arg(&fixture).arg("--attach").arg(&attached_log).output();
+    std::fs::write(&node, out.expect("runs").stdout).expect("write");
+    let run = first("nccl-tests/raw", "nccl-tests-290-h100-2node-ndr-ring");
+    let given_log = first("tool-outputs", "nccl_02");
+    let out =
+        cli().args(["health", "--json", "--algo", "ring", "--report"]).arg(&node).arg(&run).arg(&given_log).output();
+    let v: Value = serde_json::from_slice(&out.expect("runs").stdout).expect("json");
+    let files: Vec<&str> = v["files"].as_array().expect("files").iter().filter_map(Value::as_str).collect();
+    assert_eq!(files.len(), 2, "{files:?}");
+    assert!(files[1].contains("nccl_02") && !files.iter().any(|f| f.contains("nccl_05")), "{files:?}");
+    let ids: Vec<&str> = v["causes"].as_array().expect("causes").iter().filter_map(|c| c["id"].as_str()).collect();
+    assert!(ids.contains(&"gdr-off") && !ids.contains(&"socket-fallback"), "the given log's causes: {ids:?}");
+    // Without the file, the attachment is the evidence.
+    let out = cli().args(["health", "--json", "--algo", "ring", "--report"]).arg(&node).arg(&run).output();
+    let v: Value = serde_json::from_slice(&out.expect("runs").stdout).expect("json");
+    assert!(v["files"][1].as_str().is_some_and(|f| f.contains("nccl_05") && f.contains("attached to")), "{v}");
+    std::fs::remove_dir_all(dir).expect("cleanup");
 }

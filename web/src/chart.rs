@@ -5,9 +5,9 @@ use std::fmt::Write;
 
 use estimator_core::{Scenario, StepEstimate, SweepPoint, sweep_nodes};
 
-use estimator_core::human;
 use crate::render::{self, esc};
 use crate::share::{ChartAxis, PageState};
+use estimator_core::human;
 
 /// What a part of a step bar is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,8 +161,7 @@ pub fn nodes_chart(sweeps: &[(&[SweepPoint], u32)], axis: ChartAxis) -> LineChar
     let (y_of, y_ticks): (Box<dyn Fn(f64) -> f64>, Vec<Tick>) = match axis {
         ChartAxis::Efficiency => {
             let f = move |v: f64| TOP + plot_h * (1.0 - v.clamp(0.0, 1.0));
-            let ticks =
-                [0.0, 0.25, 0.5, 0.75, 1.0].iter().map(|&v| Tick { pos: f(v), label: human::pct(v) }).collect();
+            let ticks = [0.0, 0.25, 0.5, 0.75, 1.0].iter().map(|&v| Tick { pos: f(v), label: human::pct(v) }).collect();
             (Box::new(f), ticks)
         }
         ChartAxis::StepTime => {

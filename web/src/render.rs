@@ -8,8 +8,8 @@ use estimator_core::recommend::FabricChoice;
 use estimator_core::{Comparison, ComputeInput, GradDtype, RecommendationKind, Scenario, Seconds, SweepPoint};
 
 use crate::app::SideResult;
-use estimator_core::human;
 use crate::share::Side;
+use estimator_core::human;
 
 /// Escapes text for HTML content and attribute values.
 pub fn esc(s: &str) -> String {

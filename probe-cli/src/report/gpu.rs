@@ -1,9 +1,13 @@
 //! GPUs from NVML (nvml-wrapper, which loads `libnvidia-ml.so.1` at run time), behind [`GpuLibrary`] so that a
-//! captured tree can stand in for the driver. Without NVML the GPUs still come from PCI (see `pci.rs`).
+//! captured tree can stand in for the driver, and [`merge`]d with the GPUs on the PCI bus: without NVML the GPUs
+//! still come from PCI (see `pci.rs`).
 
 use std::ffi::OsString;
 
+use estimator_core::report::{Gpu, LibraryStatus, REDACTED};
 use serde::{Deserialize, Serialize};
+
+use super::pci::{self, PciDevice};
 
 /// What NVML said about the node. `probe-cli gather` writes it to `/probe-cli/nvml.json` in the capture, so a
 /// captured tree carries the driver's view too.
@@ -56,7 +60,7 @@ pub struct LiveNvml {
 /// NVML's `00000000:1B:00.0` in sysfs form, `0000:1b:00.0`.
 pub fn sysfs_bus_id(nvml: &str) -> Option<String> {
     let tail = nvml.get(nvml.len().checked_sub(12)?..)?.to_ascii_lowercase();
-    super::pci::is_address(&tail).then_some(tail)
+    pci::is_address(&tail).then_some(tail)
 }
 
 impl GpuLibrary for LiveNvml {
@@ -130,6 +134,95 @@ impl GpuLibrary for CapturedNvml {
                 .to_string()
         })?;
         serde_json::from_str(text).map_err(|e| format!("/probe-cli/nvml.json is not NVML facts: {e}"))
+    }
+}
+
+fn redact(v: Option<String>, identifiers: bool) -> Option<String> {
+    v.map(|s| if identifiers { s } else { REDACTED.to_string() })
+}
+
+fn gpu_from_pci(index: u32, d: &PciDevice) -> Gpu {
+    let name = d.vendor.zip(d.device).and_then(|(v, dev)| pci::gpu_name(v, dev)).map(str::to_string);
+    Gpu {
+        index,
+        pci_bus_id: d.address.clone(),
+        name,
+        source: "pci".into(),
+        vendor_id: d.vendor.map(|v| format!("{v:#06x}")),
+        device_id: d.device.map(|v| format!("{v:#06x}")),
+        numa_node: d.numa_node,
+        pcie: d.link.clone(),
+        ..Default::default()
+    }
+}
+
+/// A PCI GPU: any NVIDIA display controller; an AMD one only if it is a compute part (class 0x0380, or in the
+/// table), so that a laptop's integrated Radeon is not counted.
+fn is_compute_gpu(d: &PciDevice) -> bool {
+    d.is_gpu()
+        && (d.vendor == Some(pci::NVIDIA)
+            || d.class.is_some_and(|c| c >> 8 == 0x0380)
+            || d.device.is_some_and(|dev| pci::gpu_name(pci::AMD, dev).is_some()))
+}
+
+/// The report's GPUs: NVML's when it answered (with the PCI facts of each), plus any GPU on the PCI bus that NVML
+/// does not list (with a warning); without NVML, the compute GPUs on the PCI bus. Also NVML's status for the report.
+pub fn merge(
+    pci_devices: &[PciDevice],
+    nvml: Result<&NvmlFacts, &String>,
+    identifiers: bool,
+    warn: &mut impl FnMut(&str, String),
+) -> (Vec<Gpu>, LibraryStatus) {
+    let on_pci: Vec<&PciDevice> = pci_devices.iter().filter(|d| is_compute_gpu(d)).collect();
+    match nvml {
+        Err(e) => {
+            let gpus = on_pci.iter().zip(0u32..).map(|(d, i)| gpu_from_pci(i, d)).collect();
+            (gpus, LibraryStatus { available: false, error: Some(e.clone()), ..Default::default() })
+        }
+        Ok(facts) => {
+            for w in &facts.warnings {
+                warn("nvml", w.clone());
+            }
+            let mut gpus = Vec::new();
+            for g in &facts.gpus {
+                let pci = g.pci_bus_id.as_deref().and_then(|id| on_pci.iter().find(|d| d.address == id));
+                let mut gpu = match pci {
+                    Some(d) => gpu_from_pci(g.index, d),
+                    None => Gpu {
+                        index: g.index,
+                        pci_bus_id: g.pci_bus_id.clone().unwrap_or_default(),
+                        ..Default::default()
+                    },
+                };
+                gpu.source = "nvml".into();
+                gpu.name = g.name.clone().or(gpu.name);
+                gpu.memory_bytes = g.memory_bytes;
+                gpu.compute_capability.clone_from(&g.compute_capability);
+                gpu.nvlink_active_links = g.nvlink_active_links;
+                gpu.uuid = redact(g.uuid.clone(), identifiers);
+                gpu.serial = redact(g.serial.clone(), identifiers);
+                gpus.push(gpu);
+            }
+            let mut next = facts.gpus.iter().map(|g| g.index + 1).max().unwrap_or(0);
+            for d in &on_pci {
+                if !gpus.iter().any(|g| g.pci_bus_id == d.address) {
+                    warn(
+                        &format!("/sys/bus/pci/devices/{}", d.address),
+                        "a GPU on the PCI bus that NVML does not list (driver not bound, or the GPU fell off the bus)"
+                            .to_string(),
+                    );
+                    gpus.push(gpu_from_pci(next, d));
+                    next += 1;
+                }
+            }
+            let status = LibraryStatus {
+                available: true,
+                error: None,
+                driver_version: facts.driver_version.clone(),
+                cuda_driver_version: facts.cuda_driver_version.clone(),
+            };
+            (gpus, status)
+        }
     }
 }
 

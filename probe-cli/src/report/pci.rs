@@ -1,7 +1,9 @@
 //! PCI devices from `/sys/bus/pci/devices`: identity, NUMA node, PCIe link, and the PCIe distance between two
 //! devices as `nvidia-smi topo -m` names it (PIX, PXB, PHB, NODE, SYS), derived from each device's real sysfs path.
-//! Layouts and rules: `../shared/research/rdma-sysfs.md` section 7 (Linux `drivers/pci/probe.c`, NCCL
-//! `src/graph/xml.cc`).
+//! Layouts and rules from the public sources: Linux `drivers/pci/probe.c` (`pci_speed_string`, the
+//! `current_link_speed` and `max_link_speed` strings), NCCL `src/graph/xml.cc` (the PCIe tree it builds from each
+//! device's `realpath`, and its PIX/PXB/PHB/SYS path types) and `src/os/linux.cc` (how it resolves that path);
+//! `nvidia-smi topo -m` outputs in `tests/data/tool-outputs` are the oracle the tests compare with.
 
 use std::path::{Path, PathBuf};
 

@@ -1,6 +1,8 @@
 //! RDMA adapters (`/sys/class/infiniband`) and network interfaces (`/sys/class/net`), read from sysfs by the probe
-//! itself, unprivileged. Formats: `../shared/research/rdma-sysfs.md` sections 1 to 6 (Linux
-//! `drivers/infiniband/core/sysfs.c`, `net/core/net-sysfs.c`).
+//! itself, unprivileged. Formats from the public sources: Linux `drivers/infiniband/core/sysfs.c` (`state`,
+//! `phys_state`, `rate`, `gids`, `gid_attrs`) and `Documentation/ABI/stable/sysfs-class-infiniband`, and
+//! `net/core/net-sysfs.c` (`speed` in Mb/s, `-1` or EINVAL when unknown); the `ibstat` outputs in
+//! `tests/data/tool-outputs` show the same ports as rdma-core's tools print them.
 
 use std::path::PathBuf;
 

@@ -1,0 +1,67 @@
+//! Reading the files a user gives: tool outputs (`import`, `health`, `report --attach`) and report files
+//! (`--report`). A file that cannot be read or understood is an input error naming the file (exit 2).
+
+use std::io::Read as _;
+use std::path::Path;
+
+use estimator_core::import::{self, Imported};
+use estimator_core::report::{self, MAX_REPORT_BYTES, ReportError, ReportHead};
+
+use crate::outcome::Failure;
+
+/// The most a tool output may hold (a 10 MB log reads in well under a second; beyond 64 MiB it is not a tool's
+/// output).
+pub const MAX_TOOL_OUTPUT_BYTES: u64 = 64 << 20;
+
+/// Why a file is not a tool output.
+pub const NOT_RECOGNISED: &str =
+    "not recognised: expected nccl-tests output, an NCCL_DEBUG=INFO log, nvidia-smi topo -m, ibstat or ibv_devinfo";
+
+/// Reads one file (or standard input for `-`) as text, at most [`MAX_TOOL_OUTPUT_BYTES`].
+pub fn read_text(path: &Path) -> Result<String, String> {
+    let mut bytes = Vec::new();
+    let read = if path == Path::new("-") {
+        std::io::stdin().lock().take(MAX_TOOL_OUTPUT_BYTES + 1).read_to_end(&mut bytes)
+    } else {
+        let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+        if !meta.is_file() {
+            return Err("not a regular file".to_string());
+        }
+        std::fs::File::open(path).and_then(|f| f.take(MAX_TOOL_OUTPUT_BYTES + 1).read_to_end(&mut bytes))
+    };
+    read.map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_TOOL_OUTPUT_BYTES {
+        return Err(format!("larger than {} MiB; not a tool's output", MAX_TOOL_OUTPUT_BYTES >> 20));
+    }
+    // Logs sometimes carry stray bytes (a terminal's colours, a cut multi-byte character): read them lossily.
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// Reads one tool output and recognises its kind: the text (for what a reader may look at again) and what it holds,
+/// or why not.
+pub fn read_tool_output(path: &Path) -> Result<(String, Imported), String> {
+    let text = read_text(path)?;
+    match import::import(&text) {
+        Some(imported) => Ok((text, imported)),
+        None => Err(NOT_RECOGNISED.to_string()),
+    }
+}
+
+/// Reads a report file given with `--report`: at most 1 MiB, JSON, this schema version, a plausible summary. The
+/// error names the file and the field.
+pub fn load_report(path: &Path) -> Result<(ReportHead, serde_json::Value), Failure> {
+    let fail = |e: &dyn std::fmt::Display| Failure::input(format!("--report {}: {e}", path.display()));
+    let meta = std::fs::metadata(path).map_err(|e| fail(&e))?;
+    if !meta.is_file() {
+        return Err(fail(&"not a regular file"));
+    }
+    if meta.len() > MAX_REPORT_BYTES as u64 {
+        return Err(fail(&ReportError::too_large(usize::try_from(meta.len()).unwrap_or(usize::MAX))));
+    }
+    let bytes = std::fs::read(path).map_err(|e| fail(&e))?;
+    let text = String::from_utf8(bytes).map_err(|_| fail(&ReportError::not_json("the file is not UTF-8 text")))?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| fail(&ReportError::not_json(e)))?;
+    report::check_version(&value).map_err(|e| fail(&e))?;
+    let head = report::read_head(&value).map_err(|e| fail(&e))?;
+    Ok((head, value))
+}

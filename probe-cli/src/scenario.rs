@@ -1,0 +1,201 @@
+//! Flags to the model's input and back: the hardware flags every model command shares (`ClusterArgs`, or a
+//! report's summary with `--report`) into a `ScenarioInput`, and a model error into the flag that set the value.
+//! `estimate step`, `estimate allreduce` and `health` all fill their hardware through [`apply_cluster`].
+
+use estimator_core::report::Summary;
+use estimator_core::{Field, ScenarioError, ScenarioInput};
+
+use crate::cli::ClusterArgs;
+use crate::outcome::Failure;
+
+/// The flag that sets a model field. Exhaustive on purpose: a new `Field` does not compile until it has a flag.
+pub fn flag(field: Field) -> &'static str {
+    match field {
+        Field::Params => "--params",
+        Field::GradAccumSteps => "--grad-accum-steps",
+        Field::BucketBytes => "--bucket-bytes",
+        Field::ComputeMs => "--compute-ms",
+        Field::TokensPerStep => "--tokens-per-step",
+        Field::Mfu => "--mfu",
+        Field::ActivationBytesPerGpu => "--activation-bytes-per-gpu",
+        Field::Nodes => "--nodes",
+        Field::GpusPerNode => "--gpus-per-node",
+        Field::AdaptersPerNode => "--adapters",
+        Field::LinkGbps => "--link-gbps",
+        Field::Overlap => "--overlap",
+        Field::LinkEfficiency => "--link-efficiency",
+        Field::LatencyUs => "--latency-us",
+        Field::RingFactor => "--ring-factor",
+        Field::MeasuredBusbwGbs => "--measured-busbw-gbs",
+        Field::TargetExposedShare => "--target-exposed-share",
+        Field::Bytes => "--bytes",
+    }
+}
+
+/// A value the model rejects, as a usage error naming its flag.
+pub fn usage(e: &ScenarioError) -> Failure {
+    Failure::Usage(format!("{}: {}", flag(e.field), e.reason))
+}
+
+/// Fills the cluster half of `input`: the node count, the hardware (from the flags, or from a report's summary,
+/// which `--report` makes conflict with the hardware flags), and the model overrides (`--intra-node`, `--algo`,
+/// `--link-efficiency`, `--latency-us`, `--measured-busbw-gbs`), which apply either way. Returns what the summary
+/// gave, one line each (nothing for flags).
+pub fn apply_cluster(
+    input: &mut ScenarioInput,
+    c: &ClusterArgs,
+    nodes: i64,
+    summary: Option<&Summary>,
+) -> Result<Vec<String>, Failure> {
+    input.nodes = nodes;
+    input.intra_node = c.intra_node;
+    input.algorithm = c.algo;
+    input.link_efficiency = c.link_efficiency;
+    input.latency_us = c.latency_us;
+    input.measured_busbw_gbs = c.measured_busbw_gbs;
+    if let Some(summary) = summary {
+        return Ok(summary.apply(input));
+    }
+    input.gpus_per_node = c.gpus_per_node;
+    input.gpu.clone_from(&c.gpu);
+    input.fabric = c.fabric;
+    input.gdr = !c.no_gdr;
+    if nodes > 1 {
+        let required = |name: &str| Failure::Usage(format!("{name} is required when --nodes > 1"));
+        input.adapters_per_node = c.adapters.ok_or_else(|| required("--adapters"))?;
+        input.link_gbps = c.link_gbps.ok_or_else(|| required("--link-gbps"))?;
+    } else {
+        input.adapters_per_node = c.adapters.unwrap_or(0);
+        input.link_gbps = c.link_gbps.unwrap_or(input.link_gbps);
+    }
+    Ok(Vec::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use clap::CommandFactory;
+    use estimator_core::ComputeInput;
+
+    use super::*;
+    use crate::cli::Cli;
+
+    /// The long flags clap knows for `probe-cli estimate <sub>`.
+    fn flags_of(sub: &str) -> BTreeSet<String> {
+        let cli = Cli::command();
+        let estimate = cli.find_subcommand("estimate").expect("estimate");
+        let cmd = estimate.find_subcommand(sub).unwrap_or_else(|| panic!("estimate {sub}"));
+        cmd.get_arguments().filter_map(|a| a.get_long()).map(|l| format!("--{l}")).collect()
+    }
+
+    /// Every `Field`. `position` is an exhaustive match, so a new variant fails to compile there until it is
+    /// given the next place here.
+    const FIELDS: [Field; 18] = [
+        Field::Params,
+        Field::GradAccumSteps,
+        Field::BucketBytes,
+        Field::ComputeMs,
+        Field::TokensPerStep,
+        Field::Mfu,
+        Field::ActivationBytesPerGpu,
+        Field::Nodes,
+        Field::GpusPerNode,
+        Field::AdaptersPerNode,
+        Field::LinkGbps,
+        Field::Overlap,
+        Field::LinkEfficiency,
+        Field::LatencyUs,
+        Field::RingFactor,
+        Field::MeasuredBusbwGbs,
+        Field::TargetExposedShare,
+        Field::Bytes,
+    ];
+
+    fn position(f: Field) -> usize {
+        match f {
+            Field::Params => 0,
+            Field::GradAccumSteps => 1,
+            Field::BucketBytes => 2,
+            Field::ComputeMs => 3,
+            Field::TokensPerStep => 4,
+            Field::Mfu => 5,
+            Field::ActivationBytesPerGpu => 6,
+            Field::Nodes => 7,
+            Field::GpusPerNode => 8,
+            Field::AdaptersPerNode => 9,
+            Field::LinkGbps => 10,
+            Field::Overlap => 11,
+            Field::LinkEfficiency => 12,
+            Field::LatencyUs => 13,
+            Field::RingFactor => 14,
+            Field::MeasuredBusbwGbs => 15,
+            Field::TargetExposedShare => 16,
+            Field::Bytes => 17,
+        }
+    }
+
+    #[test]
+    fn every_field_in_an_error_names_a_flag_clap_knows() {
+        let known: BTreeSet<String> = flags_of("step").union(&flags_of("allreduce")).cloned().collect();
+        for (i, f) in FIELDS.into_iter().enumerate() {
+            assert_eq!(position(f), i, "FIELDS is out of step with `position`");
+            assert!(known.contains(flag(f)), "{f:?} maps to {}, which `estimate` does not know", flag(f));
+        }
+    }
+
+    /// `ScenarioInput` keys whose flag is not `--` plus the key with `-` for `_`.
+    const RENAMED: [(&str, &str); 6] = [
+        ("adapters_per_node", "--adapters"),
+        ("algorithm", "--algo"),
+        ("gdr", "--no-gdr"),
+        ("compute.ms", "--compute-ms"),
+        ("compute.tokens_per_step", "--tokens-per-step"),
+        ("compute.mfu", "--mfu"),
+    ];
+
+    /// `ScenarioInput` keys that deliberately have no flag, with the reason.
+    const NO_FLAG: [(&str, &str); 2] = [
+        ("compute", "an object: its keys below are the flags"),
+        ("compute.kind", "chosen by which is given: --compute-ms, or --tokens-per-step and --mfu"),
+    ];
+
+    /// The keys of a `ScenarioInput` as it serializes, nested ones as `parent.key`, with both kinds of compute.
+    fn input_keys() -> BTreeSet<String> {
+        let mut keys = BTreeSet::new();
+        for compute in [ComputeInput::Given { ms: 1.0 }, ComputeInput::default()] {
+            let input = ScenarioInput { compute, ..ScenarioInput::default() };
+            let v = serde_json::to_value(&input).expect("serializes");
+            for (k, v) in v.as_object().expect("an object") {
+                keys.insert(k.clone());
+                for inner in v.as_object().into_iter().flat_map(|o| o.keys()) {
+                    keys.insert(format!("{k}.{inner}"));
+                }
+            }
+        }
+        keys
+    }
+
+    #[test]
+    fn every_scenario_input_key_has_a_flag_in_estimate_step() {
+        let known = flags_of("step");
+        let keys = input_keys();
+        for key in &keys {
+            if NO_FLAG.iter().any(|(k, _)| k == key) {
+                continue;
+            }
+            let flag = RENAMED
+                .iter()
+                .find(|(k, _)| k == key)
+                .map_or_else(|| format!("--{}", key.replace('_', "-")), |(_, f)| (*f).to_string());
+            assert!(
+                known.contains(&flag),
+                "ScenarioInput's `{key}` has no flag in `estimate step` (looked for {flag}): add one, or list it in \
+                 RENAMED or NO_FLAG with the reason"
+            );
+        }
+        for (k, _) in RENAMED.iter().chain(NO_FLAG.iter()) {
+            assert!(keys.contains(*k), "{k} is listed here but is not a ScenarioInput key any more");
+        }
+    }
+}

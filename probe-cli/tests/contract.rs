@@ -1,0 +1,309 @@
+//! probe-cli's public contract, pinned: the JSON keys of every `--json` document, and the exit code of every
+//! command.
+//!
+//! Each document's keys are compared with a snapshot, `tests/snapshots/<name>.keys`: the sorted key paths, one a
+//! line (`step_s`, `vs.input.fabric`; arrays as `[]`, so `rows[].busbw_gbs`). A key that disappears or is renamed
+//! fails here, whatever the other tests read. Adding keys is allowed but still shows up; after a deliberate change,
+//! `UPDATE_SNAPSHOTS=1 cargo test -p probe-cli --test contract` rewrites them (review the diff).
+//!
+//! Exit codes, for every command: 0 ran and found nothing wrong, 1 ran and found something (a degraded, unhealthy
+//! or mismatched run; `--exit-zero` makes it 0), 2 usage, configuration or input error (never hidden).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn cli() -> Command {
+    Command::cargo_bin("probe-cli").expect("binary is built")
+}
+
+fn repo(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
+}
+
+/// The first file in `tests/data/<dir>` whose name starts with `start`.
+fn data(dir: &str, start: &str) -> PathBuf {
+    let mut names: Vec<PathBuf> = std::fs::read_dir(repo("tests/data").join(dir))
+        .expect("dir")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(start)))
+        .collect();
+    names.sort();
+    names.into_iter().next().unwrap_or_else(|| panic!("no {start} in tests/data/{dir}"))
+}
+
+fn node(name: &str) -> PathBuf {
+    repo("tests/fixtures/nodes").join(name)
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("probe-contract-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// A command's exit code, and its stdout read as one JSON document when it is one.
+fn run(cmd: &mut Command) -> (Option<i32>, Option<Value>, String) {
+    let out = cmd.output().expect("runs");
+    (out.status.code(), serde_json::from_slice(&out.stdout).ok(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// The JSON document a command prints, which must exit `code`.
+fn document(cmd: &mut Command, code: i32) -> Value {
+    let (got, v, err) = run(cmd);
+    assert_eq!(got, Some(code), "{cmd:?}: {err}");
+    v.unwrap_or_else(|| panic!("{cmd:?}: stdout is not one JSON document"))
+}
+
+/// Every key path of a JSON value: `a.b` for nested objects, `a[].b` for objects in arrays.
+fn key_paths(v: &Value, prefix: &str, out: &mut BTreeSet<String>) {
+    match v {
+        Value::Object(map) => {
+            for (k, v) in map {
+                let path = if prefix.is_empty() { k.clone() } else { format!("{prefix}.{k}") };
+                out.insert(path.clone());
+                key_paths(v, &path, out);
+            }
+        }
+        Value::Array(items) => {
+            let path = format!("{prefix}[]");
+            for item in items {
+                key_paths(item, &path, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Compares a document's key paths with `tests/snapshots/<name>.keys` (or rewrites it with `UPDATE_SNAPSHOTS`).
+fn assert_keys(name: &str, v: &Value) {
+    let mut got = BTreeSet::new();
+    key_paths(v, "", &mut got);
+    let snap = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(format!("{name}.keys"));
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::create_dir_all(snap.parent().expect("a folder")).expect("snapshots folder");
+        std::fs::write(&snap, got.iter().map(|k| format!("{k}\n")).collect::<String>()).expect("write snapshot");
+        return;
+    }
+    let want: BTreeSet<String> = std::fs::read_to_string(&snap)
+        .unwrap_or_else(|_| {
+            panic!("{} missing: UPDATE_SNAPSHOTS=1 cargo test -p probe-cli --test contract", snap.display())
+        })
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let lost: Vec<&String> = want.difference(&got).collect();
+    let added: Vec<&String> = got.difference(&want).collect();
+    assert!(
+        lost.is_empty() && added.is_empty(),
+        "{name}: the JSON keys differ from {}\n  lost (renamed or removed: a script reading them breaks): {lost:?}\n  \
+         added: {added:?}\nIf the change is deliberate, UPDATE_SNAPSHOTS=1 cargo test -p probe-cli --test contract \
+         rewrites the snapshot (review the diff).",
+        snap.display()
+    );
+}
+
+const TWO_NODES: [&str; 6] = ["--nodes", "2", "--adapters", "8", "--link-gbps", "400"];
+const HARDWARE: [&str; 10] =
+    ["--gpus-per-node", "8", "--gpu", "h100", "--adapters", "8", "--link-gbps", "400", "--fabric", "ib"];
+
+/// `report --root <fixture> --json` written to a file, for `--report`.
+fn write_report(dir: &Path, fixture: &str) -> PathBuf {
+    let v = document(cli().args(["report", "--json", "--root"]).arg(node(fixture)), 0);
+    let path = dir.join(format!("{fixture}.json"));
+    std::fs::write(&path, v.to_string()).expect("write");
+    path
+}
+
+#[test]
+fn estimate_json_keys_match_their_snapshots() {
+    let step = |extra: &[&str]| document(cli().args(["estimate", "step", "--json"]).args(TWO_NODES).args(extra), 0);
+    assert_keys("estimate-step", &step(&[]));
+    assert_keys("estimate-step-compute-ms", &step(&["--compute-ms", "900"]));
+    assert_keys("estimate-step-vs", &step(&["--vs-link-gbps", "25", "--vs-fabric", "roce", "--vs-adapters", "1"]));
+    assert_keys("estimate-step-sweeps", &step(&["--sweep-nodes", "1,2,4", "--sweep-link-gbps", "25,400"]));
+    let dir = temp("estimate");
+    let report = write_report(&dir, "h100-ib-8x400");
+    let v = document(cli().args(["estimate", "step", "--json", "--nodes", "2", "--report"]).arg(&report), 0);
+    assert_keys("estimate-step-report", &v);
+    std::fs::remove_dir_all(dir).expect("cleanup");
+
+    let allreduce = |extra: &[&str]| {
+        document(cli().args(["estimate", "allreduce", "--json", "--bytes", "8GiB"]).args(TWO_NODES).args(extra), 0)
+    };
+    assert_keys("estimate-allreduce", &allreduce(&[]));
+    assert_keys("estimate-allreduce-table", &allreduce(&["--table"]));
+    assert_keys("estimate-catalog", &document(cli().args(["estimate", "catalog", "--json"]), 0));
+}
+
+#[test]
+fn import_json_keys_match_their_snapshots() {
+    for (name, file) in [
+        ("import-nccl-tests", data("nccl-tests/raw", "nccl-tests-290-h100-2node-ndr-default")),
+        ("import-nccl-log", data("tool-outputs", "nccl_03")),
+        ("import-topo", data("tool-outputs", "nvidia-smi-topo-m_01")),
+        ("import-ibstat", data("tool-outputs", "ibstat_01")),
+        ("import-ibv-devinfo", data("tool-outputs", "ibv_devinfo_03")),
+    ] {
+        assert_keys(name, &document(cli().args(["import", "--json"]).arg(file), 0));
+    }
+    // A file that is not a tool output: `kind` null and `error`, beside the others.
+    let v = document(cli().args(["import", "--json"]).arg(repo("Cargo.toml")), 2);
+    assert_keys("import-unrecognised", &v);
+}
+
+#[test]
+fn health_json_keys_match_their_snapshots() {
+    // Unhealthy, with causes from the log and evidence lines.
+    let run = data("nccl-tests/raw", "nccl-tests-290-h100-2node-ndr-ring");
+    let v = document(
+        cli()
+            .args(["health", "--json", "--algo", "ring"])
+            .args(HARDWARE)
+            .arg(&run)
+            .arg(data("tool-outputs", "nccl_02"))
+            .arg(data("tool-outputs", "nvidia-smi-topo-m_04")),
+        1,
+    );
+    assert_eq!(v["verdict"], "unhealthy");
+    let cause = &v["causes"][0];
+    assert!(cause["check"].as_array().is_some_and(|c| !c.is_empty()), "{cause}");
+    assert!(v["evidence"].as_array().is_some_and(|e| !e.is_empty()), "{v}");
+    assert_keys("health-unhealthy", &v);
+    // A run from other hardware.
+    let fast = data("nccl-tests/raw", "wutz-h100-2node-8x400ib");
+    let v = document(cli().args(["health", "--json", "--adapters", "8", "--link-gbps", "25"]).arg(&fast), 1);
+    assert_eq!(v["verdict"], "mismatch");
+    assert_keys("health-mismatch", &v);
+}
+
+#[test]
+fn report_json_keys_match_their_snapshot() {
+    let mut v = document(cli().args(["report", "--json", "--root"]).arg(node("h100-ib-8x400")), 0);
+    // A report with an attachment, so that `attachments[]` is pinned too.
+    let attached = document(
+        cli()
+            .args(["report", "--json", "--root"])
+            .arg(node("h100-ib-8x400"))
+            .arg("--attach")
+            .arg(data("tool-outputs", "nccl_02")),
+        0,
+    );
+    v["attachments"] = attached["attachments"].clone();
+    // ... and one with warnings (the 8-GPU node has none).
+    let garbage = document(cli().args(["report", "--json", "--root"]).arg(node("garbage")), 0);
+    v["warnings"] = garbage["warnings"].clone();
+    assert_keys("report", &v);
+}
+
+/// The exit code of `probe-cli ARGS FILES...`.
+fn code(args: &[&str], files: &[&Path]) -> Option<i32> {
+    cli().args(args).args(files).output().expect("runs").status.code()
+}
+
+#[test]
+fn estimate_exits_0_for_an_answer_and_2_for_bad_values() {
+    assert_eq!(code(&["estimate", "step"], &[]), Some(0));
+    assert_eq!(code(&["estimate", "allreduce", "--bytes", "1GiB"], &[]), Some(0));
+    assert_eq!(code(&["estimate", "catalog"], &[]), Some(0));
+    // Values the model rejects, flags clap rejects, a missing --report file; --exit-zero hides none of them.
+    for exit_zero in [&[][..], &["--exit-zero"][..]] {
+        for args in [
+            &["estimate", "step", "--overlap", "2"][..],
+            &["estimate", "step", "--fabric", "pigeon"][..],
+            &["estimate", "step", "--report", "/nonexistent/node.json"][..],
+            &["estimate", "allreduce", "--bytes", "0"][..],
+            &["estimate", "teleport"][..],
+        ] {
+            assert_eq!(code(&[args, exit_zero].concat(), &[]), Some(2), "{args:?} {exit_zero:?}");
+        }
+    }
+}
+
+#[test]
+fn report_gather_and_schema_exit_0_whenever_they_wrote_and_2_for_bad_inputs() {
+    // Warnings are data in the report, not findings: a garbage tree still exits 0.
+    for fixture in ["h100-ib-8x400", "garbage", "missing"] {
+        assert_eq!(code(&["report", "--root"], &[&node(fixture)]), Some(0), "{fixture}");
+    }
+    assert_eq!(code(&["schema"], &[]), Some(0));
+    assert_eq!(code(&["report", "--root", "/nonexistent/tree"], &[]), Some(2));
+    let root = node("h100-ib-8x400");
+    assert_eq!(code(&["report", "--root"], &[&root, Path::new("--attach"), &repo("Cargo.toml")]), Some(2));
+    assert_eq!(code(&["report", "--root"], &[&root, Path::new("--attach"), Path::new("/nonexistent")]), Some(2));
+    let dir = temp("gather");
+    let archive = dir.join("node.tar.gz");
+    assert_eq!(code(&["gather", "--root"], &[&root, Path::new("--output"), &archive]), Some(0));
+    let nowhere = dir.join("no/such/dir/node.tar.gz");
+    assert_eq!(code(&["gather", "--root"], &[&root, Path::new("--output"), &nowhere]), Some(2));
+    std::fs::remove_dir_all(dir).expect("cleanup");
+}
+
+#[test]
+fn import_exits_2_when_a_file_cannot_be_read_or_recognised() {
+    let log = data("tool-outputs", "nccl_05");
+    assert_eq!(code(&["import"], &[&log]), Some(0));
+    for bad in [repo("Cargo.toml"), PathBuf::from("/nonexistent/run.log"), repo("tests/data")] {
+        assert_eq!(code(&["import"], &[&log, &bad]), Some(2), "{}", bad.display());
+        assert_eq!(code(&["import", "--exit-zero"], &[&log, &bad]), Some(2), "{}", bad.display());
+    }
+    assert_eq!(code(&["import"], &[]), Some(2), "no file");
+}
+
+#[test]
+fn health_exits_1_on_a_finding_and_exit_zero_turns_only_that_into_0() {
+    let healthy = data("nccl-tests/raw", "wutz-h100-2node-8x400ib");
+    let unhealthy = data("nccl-tests/raw", "nccl-tests-290-h100-2node-ndr-ring");
+    let log = data("tool-outputs", "nccl_02");
+    let health = ["health", "--algo", "ring"];
+    let on = |extra: &[&'static str]| [&health[..], &HARDWARE[..], extra].concat();
+    assert_eq!(code(&on(&[]), &[&healthy]), Some(0), "healthy");
+    assert_eq!(code(&on(&[]), &[&unhealthy, &log]), Some(1), "unhealthy");
+    assert_eq!(code(&on(&["--json"]), &[&unhealthy, &log]), Some(1), "unhealthy, as JSON");
+    assert_eq!(code(&on(&["--exit-zero"]), &[&unhealthy, &log]), Some(0), "unhealthy, --exit-zero");
+    assert_eq!(code(&["--exit-zero", "health", "--adapters", "8", "--link-gbps", "25"], &[&healthy]), Some(0));
+    assert_eq!(code(&["health", "--adapters", "8", "--link-gbps", "25"], &[&healthy]), Some(1), "mismatch");
+    // Input errors: a missing file, a file that is not a tool output, no run, a bad --report; never hidden.
+    for exit_zero in [&[][..], &["--exit-zero"][..]] {
+        let args = on(exit_zero);
+        assert_eq!(code(&args, &[&unhealthy, Path::new("/nonexistent/nccl.log")]), Some(2));
+        assert_eq!(code(&args, &[&unhealthy, &repo("Cargo.toml")]), Some(2));
+        assert_eq!(code(&args, &[&log]), Some(2), "no nccl-tests output");
+        assert_eq!(code(&[&health[..], exit_zero, &["--report", "/nonexistent.json"]].concat(), &[&healthy]), Some(2));
+    }
+}
+
+#[test]
+fn health_refuses_a_second_run_naming_both_files_and_says_what_it_leaves_out() {
+    let a = data("nccl-tests/raw", "wutz-h100-2node-8x400ib");
+    let b = data("nccl-tests/raw", "nccl-tests-290-h100-2node-ndr-ring");
+    let (code, _, err) = run(cli().args(["health"]).args(HARDWARE).arg(&a).arg(&b));
+    assert_eq!(code, Some(2), "{err}");
+    for f in [&a, &b] {
+        assert!(err.contains(&f.display().to_string()), "{} not named in: {err}", f.display());
+    }
+    // Two logs are as ambiguous as two runs.
+    let (code, _, err) = run(cli()
+        .args(["health"])
+        .args(HARDWARE)
+        .arg(&b)
+        .arg(data("tool-outputs", "nccl_02"))
+        .arg(data("tool-outputs", "nccl_03")));
+    assert!(code == Some(2) && err.contains("two NCCL logs"), "{code:?}: {err}");
+    // A file health does not read is not silently dropped: it is left out with a warning.
+    let ibstat = data("tool-outputs", "ibstat_01");
+    let (code, _, err) = run(cli().args(["health", "--algo", "ring"]).args(HARDWARE).arg(&a).arg(&ibstat));
+    assert!(code == Some(0) && err.contains("ibstat") && err.contains("left out"), "{code:?}: {err}");
+}
+
+#[test]
+fn help_and_version_exit_0() {
+    for args in [&["--help"][..], &["--version"][..], &["health", "--help"][..], &["estimate", "step", "--help"][..]] {
+        assert_eq!(code(args, &[]), Some(0), "{args:?}");
+    }
+    assert_eq!(code(&[], &[]), Some(2), "no command");
+}
