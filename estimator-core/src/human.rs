@@ -129,6 +129,19 @@ pub fn gib(b: Bytes) -> String {
     format!("{} GiB", fixed(b.as_gib(), 1))
 }
 
+/// A message or buffer size in binary units, as nccl-tests and `--bytes` write them: the largest unit that keeps the
+/// value from 1, up to two decimals: `8 GiB`, `128 MiB`, `1.5 KiB`, `512 B`.
+pub fn binary(b: Bytes) -> String {
+    let v = b.get();
+    for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
+        let size = (1u64 << shift) as f64;
+        if v >= size {
+            return format!("{} {unit}", num(v / size, 2));
+        }
+    }
+    format!("{} B", num(v, 0))
+}
+
 /// A parameter count: `7B`, `405B`, `1.5T`, `350M`.
 pub fn params(p: f64) -> String {
     if p >= 1e12 {
@@ -250,5 +263,15 @@ mod tests {
         assert_eq!(pct(0.004), "0.4%");
         assert_eq!(times(1.87), "1.9x");
         assert_eq!(decade(0.01), "10 ms");
+    }
+
+    #[test]
+    fn binary_sizes_read_as_nccl_tests_writes_them() {
+        assert_eq!(binary(Bytes::gib(8.0)), "8 GiB");
+        assert_eq!(binary(Bytes::new(128.0 * 1024.0 * 1024.0)), "128 MiB");
+        assert_eq!(binary(Bytes::new(1536.0)), "1.5 KiB");
+        assert_eq!(binary(Bytes::new(1023.0)), "1023 B");
+        assert_eq!(binary(Bytes::new(8.0)), "8 B");
+        assert_eq!(binary(Bytes::gib(2048.0)), "2 TiB");
     }
 }

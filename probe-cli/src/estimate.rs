@@ -1,4 +1,5 @@
 //! `probe-cli estimate step` and `probe-cli estimate allreduce`: flags to a scenario, the model, text or JSON out.
+//! Numbers read as on the page, through `estimator_core::human`.
 
 use std::fmt::Write as _;
 
@@ -6,11 +7,11 @@ use estimator_core::collective::{bus_bandwidth, nccl_busbw_factor};
 use estimator_core::scenario::{DEFAULT_MFU, DEFAULT_TOKENS_PER_STEP};
 use estimator_core::{
     AllReduceEstimate, Bytes, Comparison, ComputeInput, Estimate, Field, Scenario, ScenarioInput, Seconds, SweepPoint,
-    allreduce as model_allreduce, compare, estimate, sweep_line_rate, sweep_nodes,
+    allreduce as model_allreduce, compare, estimate, human, sweep_line_rate, sweep_nodes,
 };
 use serde::Serialize;
 
-use crate::cli::{AllreduceArgs, CatalogArgs, StepArgs};
+use crate::cli::{AllreduceArgs, StepArgs};
 use crate::files::load_report;
 use crate::outcome::{Failure, Outcome};
 use crate::output::{diag, print_json, print_text};
@@ -148,24 +149,6 @@ pub fn step(a: &StepArgs) -> Result<Outcome, Failure> {
     Ok(Outcome::Clean)
 }
 
-fn secs(s: f64) -> String {
-    Seconds::new(s).to_string()
-}
-
-fn count(v: f64) -> String {
-    for (div, suffix) in [(1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")] {
-        if v >= div {
-            return format!("{}{suffix}", trim(v / div));
-        }
-    }
-    trim(v)
-}
-
-fn trim(v: f64) -> String {
-    let s = format!("{v:.2}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
-}
-
 /// The human report of a step estimate.
 fn step_text(s: &Scenario, e: &Estimate) -> String {
     let i = s.input();
@@ -174,20 +157,14 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
     let _ = writeln!(
         t,
         "{} parameters, {} gradients ({}), {} x {} {}, {}",
-        count(i.params),
+        human::params(i.params),
         i.dtype.name(),
         i.sync.name(),
         plural(s.nodes(), "node"),
         s.gpus_per_node(),
         s.gpu().name,
         if s.nodes() > 1 {
-            format!(
-                "{} x {} Gb/s {}, GPUDirect RDMA {}",
-                s.adapters_per_node(),
-                trim(i.link_gbps),
-                i.fabric.label(),
-                if i.gdr && i.fabric.is_rdma() { "on" } else { "off" }
-            )
+            format!("{}, GPUDirect RDMA {}", fabric_line(s), if i.gdr && i.fabric.is_rdma() { "on" } else { "off" })
         } else {
             format!("intra-node {}", s.intra_node().link.label())
         }
@@ -199,15 +176,20 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
     row(
         &mut t,
         "gradients",
-        format!("{:.2} GB ({} params x {} B)", st.gradient_bytes.as_gb(), count(i.params), i.dtype.bytes()),
+        format!(
+            "{} ({} params x {} B)",
+            human::gb(st.gradient_bytes),
+            human::params(i.params),
+            human::num(i.dtype.bytes(), 0)
+        ),
     );
     row(
         &mut t,
         "bytes per participant",
         format!(
-            "{:.2} GB (ring factor {:.3}{}{})",
-            st.bytes_per_participant.as_gb(),
-            st.ring_factor,
+            "{} (ring factor {}{}{})",
+            human::gb(st.bytes_per_participant),
+            human::num(st.ring_factor, 3),
             if i.ring_factor.is_some() { ", set" } else { " = 2(N-1)/N" },
             if st.sync_volume_factor != 1.0 { ", x1.5 for ZeRO-3" } else { "" }
         ),
@@ -216,51 +198,55 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
         &mut t,
         "lower bound",
         format!(
-            "{} ({:.2} GB / {:.3} GB/s: one {} Gb/s adapter, no latency, no overlap)",
-            secs(st.lower_bound_s.as_secs()),
-            st.bytes_per_participant.as_gb(),
-            st.lower_bound_link_gbyte_per_s.get(),
-            trim(i.link_gbps)
+            "{} ({} / {} GB/s: one {} Gb/s adapter, no latency, no overlap)",
+            human::secs(st.lower_bound_s),
+            human::gb(st.bytes_per_participant),
+            human::num(st.lower_bound_link_gbyte_per_s.get(), 4),
+            human::num(i.link_gbps, 3)
         ),
     );
-    row(&mut t, "bus bandwidth", format!("{:.1} GB/s, limited by {}", st.busbw_gbs.get(), st.bottleneck.describe()));
+    row(
+        &mut t,
+        "bus bandwidth",
+        format!("{} GB/s, limited by {}", human::num(st.busbw_gbs.get(), 1), st.bottleneck.describe()),
+    );
     row(
         &mut t,
         "communication",
         format!(
             "{} ({} buckets x {} latency + transfer)",
-            secs(st.comm_s.as_secs()),
+            human::secs(st.comm_s),
             st.buckets,
-            secs(st.latency_per_collective_s.as_secs())
+            human::secs(st.latency_per_collective_s)
         ),
     );
     row(
         &mut t,
         "  hidden by overlap",
-        format!("{} (overlap {:.0}%)", secs(st.hidden_comm_s.as_secs()), i.overlap * 100.0),
+        format!("{} (overlap {})", human::secs(st.hidden_comm_s), human::pct(i.overlap)),
     );
-    row(&mut t, "  exposed", secs(st.exposed_comm_s.as_secs()));
+    row(&mut t, "  exposed", human::secs(st.exposed_comm_s));
     let compute_note = match i.compute {
         ComputeInput::Given { .. } => "given".to_string(),
         ComputeInput::Tokens { tokens_per_step, mfu } => format!(
             "6 x {} params x {} tokens / ({} GPUs x {} TFLOP/s x MFU {})",
-            count(i.params),
-            count(tokens_per_step),
+            human::params(i.params),
+            human::count(tokens_per_step),
             s.participants(),
-            trim(s.gpu().bf16_dense_tflops.get()),
-            trim(mfu)
+            human::num(s.gpu().bf16_dense_tflops.get(), 0),
+            human::pct(mfu)
         ),
     };
-    row(&mut t, "compute", format!("{} ({compute_note})", secs(st.compute_s.as_secs())));
-    let tokens = st.tokens_per_s.map_or(String::new(), |v| format!(", {} tokens/s", count(v)));
+    row(&mut t, "compute", format!("{} ({compute_note})", human::secs(st.compute_s)));
+    let tokens = st.tokens_per_s.map_or(String::new(), |v| format!(", {} tokens/s", human::count(v)));
     row(
         &mut t,
         "step",
         format!(
-            "{} (scaling efficiency {:.1}%, exposed communication {:.1}% of the step{tokens})",
-            secs(st.step_s.as_secs()),
-            st.scaling_efficiency * 100.0,
-            st.exposed_share * 100.0
+            "{} (scaling efficiency {}, exposed communication {} of the step{tokens})",
+            human::secs(st.step_s),
+            human::pct(st.scaling_efficiency),
+            human::pct(st.exposed_share)
         ),
     );
     let m = &e.memory;
@@ -268,9 +254,9 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
         &mut t,
         "memory per GPU",
         format!(
-            "{:.1} GiB of {:.1} GiB ({})",
-            m.total_bytes_per_gpu.as_gib(),
-            m.gpu_memory_bytes.as_gib(),
+            "{} of {} ({})",
+            human::gib(m.total_bytes_per_gpu),
+            human::gib(m.gpu_memory_bytes),
             if m.fits { "fits" } else { "does not fit" }
         ),
     );
@@ -288,44 +274,46 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
     t
 }
 
+/// `8 x 400 Gb/s InfiniBand`.
 fn fabric_line(s: &Scenario) -> String {
-    format!("{} x {} Gb/s {}", s.adapters_per_node(), trim(s.input().link_gbps), s.input().fabric.label())
+    format!("{} x {} Gb/s {}", s.adapters_per_node(), human::num(s.input().link_gbps, 3), s.input().fabric.label())
 }
 
 /// A against B, side by side.
 fn compare_text(a: &Scenario, b: &Scenario, c: &Comparison) -> String {
     let mut t = format!("\n  {:<24} {:>26} {:>26}\n", "A vs B", fabric_line(a), fabric_line(b));
-    let rows: [(&str, f64, f64); 5] = [
-        ("lower bound", c.a.step.lower_bound_s.as_secs(), c.b.step.lower_bound_s.as_secs()),
-        ("communication", c.a.step.comm_s.as_secs(), c.b.step.comm_s.as_secs()),
-        ("exposed communication", c.a.step.exposed_comm_s.as_secs(), c.b.step.exposed_comm_s.as_secs()),
-        ("compute", c.a.step.compute_s.as_secs(), c.b.step.compute_s.as_secs()),
-        ("step", c.a.step.step_s.as_secs(), c.b.step.step_s.as_secs()),
+    let rows: [(&str, Seconds, Seconds); 5] = [
+        ("lower bound", c.a.step.lower_bound_s, c.b.step.lower_bound_s),
+        ("communication", c.a.step.comm_s, c.b.step.comm_s),
+        ("exposed communication", c.a.step.exposed_comm_s, c.b.step.exposed_comm_s),
+        ("compute", c.a.step.compute_s, c.b.step.compute_s),
+        ("step", c.a.step.step_s, c.b.step.step_s),
     ];
     for (k, x, y) in rows {
-        let _ = writeln!(t, "  {k:<24} {:>26} {:>26}", secs(x), secs(y));
+        let _ = writeln!(t, "  {k:<24} {:>26} {:>26}", human::secs(x), human::secs(y));
     }
     let _ = writeln!(
         t,
-        "  B takes {:.2}x A's step time ({}{} per step).",
-        c.step_ratio_b_over_a,
+        "  B takes {}x A's step time ({}{} per step).",
+        human::num(c.step_ratio_b_over_a, 2),
         if c.step_delta_s >= 0.0 { "+" } else { "-" },
-        secs(c.step_delta_s.abs())
+        human::secs(Seconds::new(c.step_delta_s.abs()))
     );
     t
 }
 
+/// A sweep as a table: one row per point of `axis`.
 fn sweep_text(axis: &str, points: &[SweepPoint]) -> String {
     let mut t = format!("\n  {axis:>8}  {:>12}  {:>12}  {:>12}  {:>10}\n", "step", "compute", "exposed", "efficiency");
     for p in points {
         let _ = writeln!(
             t,
-            "  {:>8}  {:>12}  {:>12}  {:>12}  {:>9.1}%",
-            trim(p.x),
-            secs(p.step_s.as_secs()),
-            secs(p.compute_s.as_secs()),
-            secs(p.exposed_comm_s.as_secs()),
-            p.scaling_efficiency * 100.0
+            "  {:>8}  {:>12}  {:>12}  {:>12}  {:>10}",
+            human::num(p.x, 3),
+            human::secs(p.step_s),
+            human::secs(p.compute_s),
+            human::secs(p.exposed_comm_s),
+            human::pct(p.scaling_efficiency)
         );
     }
     t
@@ -369,102 +357,47 @@ pub fn allreduce(a: &AllreduceArgs) -> Result<Outcome, Failure> {
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "all_reduce of {} on {} ({} x {} {}): busbw factor 2(n-1)/n = {:.3}",
-        human_bytes(bytes.get()),
+        "all_reduce of {} on {} ({} x {} {}): busbw factor 2(n-1)/n = {}",
+        human::binary(bytes),
         plural(largest.ranks, "rank"),
         plural(s.nodes(), "node"),
         s.gpus_per_node(),
         s.gpu().name,
-        nccl_busbw_factor(largest.ranks)
+        human::num(nccl_busbw_factor(largest.ranks), 3)
     );
     let _ = writeln!(
         t,
-        "bottleneck: {} at {:.1} GB/s; latency {:.1} us",
+        "bottleneck: {} at {} GB/s; latency {}",
         bus.bottleneck.describe(),
-        bus.busbw.get(),
-        largest.latency_us
+        human::num(bus.busbw.get(), 1),
+        human::secs(Seconds::new(largest.latency_us * 1e-6))
     );
+    // The columns of nccl-tests' all_reduce_perf, with its decimals, so the two read side by side.
     let _ = writeln!(t, "\n  {:>14}  {:>12}  {:>10}  {:>10}", "size (B)", "time (us)", "algbw", "busbw");
     let shown = if rows.is_empty() { std::slice::from_ref(&largest) } else { &rows[..] };
     for r in shown {
         let _ = writeln!(
             t,
-            "  {:>14}  {:>12.1}  {:>10.2}  {:>10.2}",
-            r.size_bytes.get(),
-            r.time_us,
-            r.algbw_gbs,
-            r.busbw_gbs
+            "  {:>14}  {:>12}  {:>10}  {:>10}",
+            human::fixed(r.size_bytes.get(), 0),
+            human::fixed(r.time_us, 1),
+            human::fixed(r.algbw_gbs, 2),
+            human::fixed(r.busbw_gbs, 2)
         );
     }
     if let Some(tree) = largest.tree_2node_busbw_gbs {
         let _ = writeln!(
             t,
-            "\nOn two nodes NCCL's default Tree/NVLSTree may report up to {tree:.1} GB/s busbw at this size (it moves \
-             fewer bytes over the network than a ring); NCCL_ALGO=Ring and three or more nodes give the figure above."
+            "\nOn two nodes NCCL's default Tree/NVLSTree may report up to {} GB/s busbw at this size (it moves \
+             fewer bytes over the network than a ring); NCCL_ALGO=Ring and three or more nodes give the figure above.",
+            human::num(tree, 1)
         );
     }
     print_text(&t)?;
     Ok(Outcome::Clean)
 }
 
+/// `1 node`, `2 nodes`.
 fn plural(n: u32, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
-}
-
-fn human_bytes(b: f64) -> String {
-    for (div, suffix) in [(1u64 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")] {
-        let d = div as f64;
-        if b >= d {
-            return format!("{} {suffix}", trim(b / d));
-        }
-    }
-    format!("{b} B")
-}
-
-/// `estimate catalog --json`.
-#[derive(Serialize)]
-struct CatalogDocument {
-    gpus: &'static [estimator_core::GpuSpec],
-    fabrics: Vec<FabricEntry>,
-}
-
-#[derive(Serialize)]
-struct FabricEntry {
-    fabric: estimator_core::Fabric,
-    #[serde(flatten)]
-    prior: &'static estimator_core::fabric::FabricPrior,
-}
-
-/// Runs `estimate catalog`.
-pub fn catalog(a: &CatalogArgs) -> Result<Outcome, Failure> {
-    let gpus = estimator_core::catalog::GPUS;
-    let fabrics: Vec<FabricEntry> =
-        estimator_core::Fabric::ALL.iter().map(|&f| FabricEntry { fabric: f, prior: f.prior() }).collect();
-    if a.json {
-        print_json(&CatalogDocument { gpus, fabrics })?;
-        return Ok(Outcome::Clean);
-    }
-    let mut t = format!(
-        "  {:<16} {:<20} {:>8} {:>11}  {:<36} {:>10}\n",
-        "key", "name", "memory", "BF16 TF/s", "intra-node", "busbw GB/s"
-    );
-    for g in gpus {
-        let _ = writeln!(
-            t,
-            "  {:<16} {:<20} {:>4} GiB {:>11}  {:<36} {:>10.1}",
-            g.key,
-            g.name,
-            g.memory_gib,
-            trim(g.bf16_dense_tflops.get()),
-            g.intra_node.label(),
-            g.allreduce_busbw.get()
-        );
-    }
-    let _ = writeln!(t, "\n  {:<24} {:>10} {:>12}", "fabric", "efficiency", "latency (us)");
-    for f in &fabrics {
-        let _ = writeln!(t, "  {:<24} {:>10} {:>12}", f.fabric.label(), f.prior.efficiency, f.prior.latency_us);
-    }
-    t.push_str("\n  Sources: probe-cli estimate catalog --json (field `source`).\n");
-    print_text(&t)?;
-    Ok(Outcome::Clean)
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use estimator_core::health::{Evidence, Health, Verdict, judge};
 use estimator_core::import::{Imported, NcclLog, NcclTestsRun, Topology, nccl_log};
 use estimator_core::report::Summary;
-use estimator_core::{Report, Scenario, ScenarioInput};
+use estimator_core::{Bytes, Report, Scenario, ScenarioInput, human};
 use serde::Serialize;
 
 use crate::cli::HealthArgs;
@@ -176,18 +176,7 @@ fn scenario(
     Scenario::new(input).map_err(|e| usage(&e))
 }
 
-fn size(bytes: f64) -> String {
-    let gib = bytes / (1u64 << 30) as f64;
-    let mib = bytes / (1u64 << 20) as f64;
-    if gib >= 1.0 {
-        format!("{gib:.0} GiB")
-    } else if mib >= 1.0 {
-        format!("{mib:.0} MiB")
-    } else {
-        format!("{:.0} KiB", bytes / 1024.0)
-    }
-}
-
+/// The verdict in words: the hardware judged against, each size measured against the model, the causes.
 fn text(h: &Health, s: &Scenario, files: &[String]) -> String {
     let mut t = String::new();
     let i = s.input();
@@ -198,19 +187,19 @@ fn text(h: &Health, s: &Scenario, files: &[String]) -> String {
         i.gpus_per_node,
         s.gpu().name,
         i.adapters_per_node,
-        i.link_gbps,
+        human::num(i.link_gbps, 3),
         i.fabric.name(),
         if i.gdr { ", GPUDirect RDMA" } else { "" }
     );
     for c in std::iter::once(&h.large).chain(h.mid.iter()) {
-        let tree = c.expected_tree_busbw_gbs.map_or(String::new(), |t| format!(", Tree/NVLSTree {t:.1}"));
+        let tree = c.expected_tree_busbw_gbs.map_or(String::new(), |t| format!(", Tree/NVLSTree {}", human::num(t, 1)));
         let _ = writeln!(
             t,
-            "  {:>8}: measured {:.1} GB/s busbw, expected {:.1} (Ring{tree}): {:.0}%",
-            size(c.size_bytes),
-            c.measured_busbw_gbs,
-            c.expected_busbw_gbs,
-            c.ratio * 100.0
+            "  {:>8}: measured {} GB/s busbw, expected {} (Ring{tree}): {}",
+            human::binary(Bytes::new(c.size_bytes)),
+            human::num(c.measured_busbw_gbs, 1),
+            human::num(c.expected_busbw_gbs, 1),
+            human::pct(c.ratio)
         );
     }
     let _ = writeln!(t, "Verdict: {}", h.verdict.name());

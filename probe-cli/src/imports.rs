@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use estimator_core::human;
 use estimator_core::import::Imported;
 use serde::Serialize;
 
@@ -46,10 +47,12 @@ fn import_file(path: &Path) -> FileResult {
     }
 }
 
+/// A bus bandwidth, `?` when the output has none.
 fn gbs(v: Option<f64>) -> String {
-    v.map_or_else(|| "?".to_string(), |v| format!("{v:.2} GB/s"))
+    v.map_or_else(|| "?".to_string(), |v| format!("{} GB/s", human::num(v, 2)))
 }
 
+/// A value as printed, `?` when absent.
 fn opt<T: std::fmt::Display>(v: &Option<T>) -> String {
     v.as_ref().map_or_else(|| "?".to_string(), |v| v.to_string())
 }
@@ -83,8 +86,11 @@ fn describe(r: &FileResult) -> String {
             for row in run.rows.iter().rev().take(3).rev() {
                 let _ = writeln!(
                     t,
-                    "  {:>14} B  {:>10.1} us  algbw {:>7.2}  busbw {:>7.2} GB/s",
-                    row.size_bytes, row.time_us, row.algbw_gbs, row.busbw_gbs
+                    "  {:>14} B  {:>10} us  algbw {:>7}  busbw {:>7} GB/s",
+                    row.size_bytes,
+                    human::fixed(row.time_us, 1),
+                    human::fixed(row.algbw_gbs, 2),
+                    human::fixed(row.busbw_gbs, 2)
                 );
             }
         }
@@ -137,7 +143,7 @@ fn describe(r: &FileResult) -> String {
                         opt(&p.state),
                         opt(&p.physical_state),
                         opt(&p.link_layer),
-                        p.rate_gbps.map_or_else(|| "rate ?".to_string(), |r| format!("{r} Gb/s"))
+                        p.rate_gbps.map_or_else(|| "rate ?".to_string(), |r| format!("{} Gb/s", human::num(r, 3)))
                     );
                 }
             }

@@ -11,11 +11,13 @@
 //! values the model rejects, input files that cannot be read or understood, and output that cannot be written.
 //! A report is data, not a verdict: `report` and `gather` exit 0 whenever they wrote one, whatever its warnings.
 //!
-//! Each command is a module (`estimate`, `imports`, `health`, `node` for `report` and `schema`, `gather`); they
-//! share `cli` (the flags), `scenario` (flags to the model's input), `files` (reading what the user gives),
-//! `output` (stdout and stderr), `outcome` (what a command returns) and `report` (the probe), and never use each
-//! other.
+//! Each command is a module (`estimate` for `estimate step` and `estimate allreduce`, `catalog` for `estimate
+//! catalog`, `imports`, `health`, `node` for `report` and `schema`, `gather`); they share `cli` (the flags),
+//! `scenario` (flags to the model's input), `files` (reading what the user gives), `output` (stdout and stderr),
+//! `outcome` (what a command returns) and `report` (the probe), and never use each other. Quantities in text output
+//! (times, sizes, rates, shares) are written through `estimator_core::human`, as the page writes them.
 
+mod catalog;
 mod cli;
 mod estimate;
 mod files;
@@ -69,7 +71,7 @@ fn run(cli: &Cli) -> Result<Outcome, Failure> {
     match &cli.command {
         Command::Estimate(EstimateCommand::Step(args)) => estimate::step(args),
         Command::Estimate(EstimateCommand::Allreduce(args)) => estimate::allreduce(args),
-        Command::Estimate(EstimateCommand::Catalog(args)) => estimate::catalog(args),
+        Command::Estimate(EstimateCommand::Catalog(args)) => catalog::catalog(args),
         Command::Report(args) => node::report(args),
         Command::Gather(args) => gather::gather(args),
         Command::Schema => node::schema(),

@@ -232,10 +232,40 @@ fn text_output_spells_out_the_arithmetic() {
     args.extend(["--link-gbps", "25"]);
     let out = cli().args(&args).output().expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
-    // The lower bound reads `8.96 s` (estimator-core's `Seconds` display; older builds printed `8.960 s`).
-    for needle in ["14.00 GB", "28.00 GB", "lower bound            8.96", "3.125 GB/s", "Recommendation:"] {
+    // The numbers read as on the page (estimator_core::human): `14 GB`, `8.96 s`, `3.125 GB/s`.
+    for needle in [
+        "gradients              14 GB (7B params x 2 B)",
+        "lower bound            8.96 s (28 GB / 3.125 GB/s: one 25 Gb/s adapter",
+        "Recommendation:",
+    ] {
         assert!(text.contains(needle), "missing {needle} in\n{text}");
     }
+}
+
+/// Every README example that shows output (a `probe-cli ...` line followed by `#  ` lines) prints those lines.
+#[test]
+fn readme_examples_print_what_the_readme_shows() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).expect("README.md");
+    let lines: Vec<&str> = readme.lines().collect();
+    let mut checked = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(args) = line.strip_prefix("probe-cli ") else { continue };
+        let shown: Vec<&str> = lines[i + 1..].iter().map_while(|l| l.strip_prefix('#')).collect();
+        if shown.is_empty() {
+            continue;
+        }
+        let out = cli().args(args.split_whitespace()).output().expect("runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        for s in shown {
+            assert!(
+                text.lines().any(|l| l == s),
+                "README line {}: {line}\nshows {s:?}, which it does not print:\n{text}",
+                i + 1
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 0, "README.md has an example with its output");
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! `ibstat` (infiniband-diags) and `ibv_devinfo` (libibverbs' example, plain and `-v`): adapters and their ports.
-//! Formats: rdma-core `infiniband-diags/ibstat.c` and `libibverbs/examples/devinfo.c` (`../shared/research/`).
+//! Formats: rdma-core's `infiniband-diags/ibstat.c` and `libibverbs/examples/devinfo.c`
+//! (<https://github.com/linux-rdma/rdma-core>), and the public outputs in `tests/data/tool-outputs/ibstat_*` and
+//! `ibv_devinfo*`, each with the URL it was taken from on its first line.
 
 use serde::{Deserialize, Serialize};
 

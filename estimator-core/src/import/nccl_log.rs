@@ -1,8 +1,9 @@
 //! `NCCL_DEBUG=INFO` logs: which transport NCCL chose, with which devices, and whether GPUDirect RDMA is in use.
 //!
-//! Lines look like `host:pid:tid [dev] NCCL INFO <message>` (`../shared/research/nvml.md` section 3 and the real
-//! logs in `../shared/data/tool-outputs/nccl_*`). The messages read here (NCCL `src/transport/net_ib/init.cc`,
-//! `net_socket.cc`, `init.cc`, `graph/`):
+//! Lines look like `host:pid:tid [dev] NCCL INFO <message>`, as in the public logs in
+//! `tests/data/tool-outputs/nccl_*` (each names the NVIDIA/nccl issue it comes from on its first line). The messages
+//! read here are NCCL's own (<https://github.com/NVIDIA/nccl>: `src/transport/net_ib.cc`, a `net_ib/` directory in
+//! newer releases, `src/transport/net_socket.cc`, `src/init.cc`, `src/graph/`):
 //! - `NCCL version 2.18.5+cuda12.2`;
 //! - `comm 0x... rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId 1c000 ... - Init START` (older: `nRanks`, and `nNodes` on
 //!   `Init COMPLETE` or `comm ... nRanks 16 nNodes 2 localRanks 8`);

@@ -102,8 +102,8 @@ impl GpuLibrary for LiveNvml {
                 field("compute capability", d.cuda_compute_capability().map(|c| format!("{}.{}", c.major, c.minor)));
             let uuid = field("UUID", d.uuid());
             let serial = field("serial", d.serial());
-            // NVLink: iterate every possible link (NVML_NVLINK_MAX_LINKS = 18); past the last one NVML answers
-            // NotSupported or InvalidArg (research/nvml.md).
+            // NVLink: iterate every possible link (NVML_NVLINK_MAX_LINKS = 18 in nvml-wrapper-sys 0.10); past the
+            // last one NVML answers InvalidArg, and NotSupported without NVLink (nvml-wrapper 0.13, NvLink::is_active).
             let active = (0..18u32).filter(|&l| d.link_wrapper_for(l).is_active().unwrap_or(false)).count();
             facts.gpus.push(NvmlGpu {
                 index,

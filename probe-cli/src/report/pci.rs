@@ -173,7 +173,8 @@ fn hierarchy(real: &Path) -> Option<(String, Vec<String>)> {
     (!below.is_empty()).then_some((root, below))
 }
 
-/// The distance between two PCI devices, the way `nvidia-smi topo -m` classifies it (research/rdma-sysfs.md §7):
+/// The distance between two PCI devices, the way `nvidia-smi topo -m` classifies it (its legend, in
+/// `tests/data/tool-outputs/nvidia-smi-topo-m_01_*.txt`, and the outputs there that the tests check against):
 /// different host bridges are NODE on one NUMA node (also when neither knows its node) and SYS across nodes; below one
 /// host bridge, sharing nothing but it is PHB, hanging off one switch (at most two hops each below the last common
 /// element) is PIX, and anything deeper is PXB. `None` when a path is not a PCI hierarchy.

@@ -3,11 +3,14 @@
 use std::fmt::Write as _;
 
 use estimator_core::report::{Report, ReportFabric};
+use estimator_core::{Bytes, human};
 
+/// Memory in binary GiB.
 fn gib(bytes: u64) -> String {
-    format!("{:.0} GiB", bytes as f64 / (1u64 << 30) as f64)
+    human::gib(Bytes::new(bytes as f64))
 }
 
+/// `PCIe 5 x16`: the most the link can do.
 fn pcie(link: &estimator_core::report::PcieLink) -> String {
     match (link.max_gen, link.max_width) {
         (Some(g), Some(w)) => format!("PCIe {g} x{w}"),
@@ -15,12 +18,13 @@ fn pcie(link: &estimator_core::report::PcieLink) -> String {
     }
 }
 
+/// A value as read, `?` when absent.
 fn opt<T: std::fmt::Display>(v: &Option<T>) -> String {
     v.as_ref().map_or_else(|| "?".to_string(), |v| v.to_string())
 }
 
 /// `1 socket`, `2 sockets`, `? sockets`.
-fn count(v: Option<u32>, noun: &str) -> String {
+fn plural(v: Option<u32>, noun: &str) -> String {
     match v {
         Some(1) => format!("1 {noun}"),
         Some(n) => format!("{n} {noun}s"),
@@ -28,8 +32,9 @@ fn count(v: Option<u32>, noun: &str) -> String {
     }
 }
 
+/// A line rate, or `unknown speed`.
 fn gbps(v: Option<f64>) -> String {
-    v.map_or_else(|| "unknown speed".to_string(), |g| format!("{g} Gb/s"))
+    v.map_or_else(|| "unknown speed".to_string(), |g| format!("{} Gb/s", human::num(g, 3)))
 }
 
 /// Renders the report as text.
@@ -41,9 +46,9 @@ pub fn render(r: &Report) -> String {
         "Host     {} | {} | {}, {}, {} | {} | {} | kernel {}",
         opt(&h.hostname),
         opt(&h.cpu_model),
-        count(h.cpus, "CPU"),
-        count(h.sockets, "socket"),
-        count(h.numa_nodes, "NUMA node"),
+        plural(h.cpus, "CPU"),
+        plural(h.sockets, "socket"),
+        plural(h.numa_nodes, "NUMA node"),
         h.memory_bytes.map_or_else(|| "? memory".to_string(), gib),
         opt(&h.os),
         opt(&h.kernel)

@@ -4,8 +4,9 @@
 //!
 //! Only exported, ABI-stable `IBVERBS_1.x` symbols are looked up. `ibv_query_port` is a `static inline` wrapper in
 //! the headers; the exported symbol of that name is the compat entry point, which fills the older, shorter port
-//! struct, a prefix of rdma-sys's `ibv_port_attr` (research/rdma-verbs.md section 3), so a zeroed full struct is
-//! passed. The memory-registration smoke test (protection domain plus a registered buffer) proves that the
+//! struct, a prefix of rdma-sys's `ibv_port_attr`, so a zeroed full struct is passed (rdma-core v44.0
+//! `libibverbs/verbs.h` lines 2361-2384: the `ibv_query_port` macro calls the inline `___ibv_query_port`, which
+//! falls back to the exported symbol with a `struct _compat_ibv_port_attr *`). The memory-registration smoke test (protection domain plus a registered buffer) proves that the
 //! user-space stack works, not only that a device exists; the DMA-BUF probe is NCCL's own
 //! (`ibv_reg_dmabuf_mr(pd, 0, 0, 0, -1, 0)`: EOPNOTSUPP or EPROTONOSUPPORT mean unsupported, EBADF supported).
 #![allow(unsafe_code)]

@@ -1,0 +1,66 @@
+//! `probe-cli estimate catalog`: the GPUs the model knows and its fabric priors, as a table or JSON (with each
+//! entry's source).
+
+use std::fmt::Write as _;
+
+use estimator_core::catalog::GPUS;
+use estimator_core::fabric::FabricPrior;
+use estimator_core::{Fabric, GpuSpec, human};
+use serde::Serialize;
+
+use crate::cli::CatalogArgs;
+use crate::outcome::{Failure, Outcome};
+use crate::output::{print_json, print_text};
+
+/// `estimate catalog --json`.
+#[derive(Serialize)]
+struct CatalogDocument {
+    gpus: &'static [GpuSpec],
+    fabrics: Vec<FabricEntry>,
+}
+
+/// One fabric class and its prior (efficiency, latency, source).
+#[derive(Serialize)]
+struct FabricEntry {
+    fabric: Fabric,
+    #[serde(flatten)]
+    prior: &'static FabricPrior,
+}
+
+/// Runs `estimate catalog`.
+pub fn catalog(a: &CatalogArgs) -> Result<Outcome, Failure> {
+    let fabrics: Vec<FabricEntry> = Fabric::ALL.iter().map(|&f| FabricEntry { fabric: f, prior: f.prior() }).collect();
+    if a.json {
+        print_json(&CatalogDocument { gpus: GPUS, fabrics })?;
+        return Ok(Outcome::Clean);
+    }
+    print_text(&text(GPUS, &fabrics))?;
+    Ok(Outcome::Clean)
+}
+
+/// The catalog as two tables.
+fn text(gpus: &[GpuSpec], fabrics: &[FabricEntry]) -> String {
+    let mut t = format!(
+        "  {:<16} {:<20} {:>8} {:>11}  {:<36} {:>10}\n",
+        "key", "name", "memory", "BF16 TF/s", "intra-node", "busbw GB/s"
+    );
+    for g in gpus {
+        let _ = writeln!(
+            t,
+            "  {:<16} {:<20} {:>4} GiB {:>11}  {:<36} {:>10}",
+            g.key,
+            g.name,
+            human::num(g.memory_gib, 1),
+            human::num(g.bf16_dense_tflops.get(), 2),
+            g.intra_node.label(),
+            human::fixed(g.allreduce_busbw.get(), 1)
+        );
+    }
+    let _ = writeln!(t, "\n  {:<24} {:>10} {:>12}", "fabric", "efficiency", "latency");
+    for f in fabrics {
+        let latency = human::secs(estimator_core::Seconds::new(f.prior.latency_us * 1e-6));
+        let _ = writeln!(t, "  {:<24} {:>10} {:>12}", f.fabric.label(), human::num(f.prior.efficiency, 2), latency);
+    }
+    t.push_str("\n  Sources: probe-cli estimate catalog --json (field `source`).\n");
+    t
+}
