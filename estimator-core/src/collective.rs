@@ -103,7 +103,7 @@ pub fn nccl_busbw_factor(ranks: u32) -> f64 {
 
 /// The per-adapter share of line rate: the override, else the fabric prior.
 pub fn efficiency(s: &Scenario) -> f64 {
-    s.input().link_efficiency.unwrap_or(s.input().fabric.prior().efficiency)
+    s.input().link_efficiency.unwrap_or(s.input().fabric.efficiency())
 }
 
 /// The bottleneck bus bandwidth of the Ring all-reduce.
@@ -190,7 +190,7 @@ pub fn latency(s: &Scenario) -> Seconds {
     if s.nodes() == 1 {
         return fabric::intra_node_latency(s.intra_node().link);
     }
-    let floor = Seconds::from_micros(s.input().fabric.prior().latency_us);
+    let floor = Seconds::from_micros(s.input().fabric.latency_us());
     floor.scale(f64::from(s.nodes()).log2().max(1.0))
 }
 

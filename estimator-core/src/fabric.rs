@@ -87,7 +87,30 @@ impl Fabric {
         }
     }
 
-    /// The prior for this fabric class.
+    /// Large-message all-reduce bus bandwidth per adapter as a share of its line rate (the prior's).
+    pub fn efficiency(self) -> f64 {
+        // Field by field, so that a binary which never asks for `prior()` (the page) leaves out the sources.
+        match self {
+            Fabric::Infiniband => INFINIBAND.efficiency,
+            Fabric::Roce => ROCE.efficiency,
+            Fabric::Efa => EFA.efficiency,
+            Fabric::Rdma => OTHER_RDMA.efficiency,
+            Fabric::Tcp => TCP.efficiency,
+        }
+    }
+
+    /// The latency floor of one small all-reduce across two nodes, in microseconds (the prior's).
+    pub fn latency_us(self) -> f64 {
+        match self {
+            Fabric::Infiniband => INFINIBAND.latency_us,
+            Fabric::Roce => ROCE.latency_us,
+            Fabric::Efa => EFA.latency_us,
+            Fabric::Rdma => OTHER_RDMA.latency_us,
+            Fabric::Tcp => TCP.latency_us,
+        }
+    }
+
+    /// The prior for this fabric class, with its sources.
     pub fn prior(self) -> &'static FabricPrior {
         match self {
             Fabric::Infiniband => &INFINIBAND,
