@@ -7,8 +7,9 @@
 #   scripts/setup.sh web        + trunk, wasm-bindgen-cli and wasm-opt (binaryen) for the page
 #   scripts/setup.sh browser    + Chromium, ChromeDriver and axe-core (npm) for the browser tests
 #
-# Versions are pinned (../shared/TOOLCHAIN.md): wasm-bindgen-cli must equal the wasm-bindgen the page links
-# (web/Cargo.toml, "=0.2.130"); trunk 0.22 needs a newer rustc; Debian's binaryen 108 builds a blank page, so
+# Versions are pinned: wasm-bindgen-cli must equal the wasm-bindgen the page links (web/Cargo.toml, "=0.2.130"),
+# or its bindgen step refuses the wasm; trunk 0.22 needs a newer rustc than 0.21.14; with Debian's binaryen 108
+# the build succeeds but the page is blank (`WebAssembly.Table.set(): Argument 1 is invalid` at start), so
 # wasm-opt comes from npm's binaryen 132 into .tools/ (the Makefile puts .tools/node_modules/.bin first on PATH).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +18,7 @@ TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130
 BINARYEN_VERSION=132
 AXE_VERSION=4.14.1
+TERSER_VERSION=5.51.4
 
 say() { echo "setup: $*" >&2; }
 
@@ -64,12 +66,19 @@ base() {
 
 web() {
     need_cargo_tool trunk "$TRUNK_VERSION" trunk --locked
-    # Not --locked: the CLI's lock file wants a crate version the registry here lacks (TOOLCHAIN.md).
+    # Not --locked: wasm-bindgen-cli 0.2.130's own lock file names a crate version that not every registry mirror
+    # carries; without it cargo resolves versions that are there.
     need_cargo_tool wasm-bindgen-cli "$WASM_BINDGEN_VERSION" wasm-bindgen ""
     if ! .tools/node_modules/.bin/wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
         command -v npm >/dev/null 2>&1 || apt_install nodejs npm
         say "npm install binaryen@$BINARYEN_VERSION.0.0 into .tools/"
         npm install --prefix .tools --no-audit --no-fund --silent "binaryen@$BINARYEN_VERSION.0.0"
+    fi
+    # terser: Trunk's post_build hook (scripts/minify-js.cjs) minifies the page's JavaScript with it.
+    if ! grep -qs "\"version\": \"$TERSER_VERSION\"" .tools/node_modules/terser/package.json; then
+        command -v npm >/dev/null 2>&1 || apt_install nodejs npm
+        say "npm install terser@$TERSER_VERSION into .tools/"
+        npm install --prefix .tools --no-audit --no-fund --silent "terser@$TERSER_VERSION"
     fi
     # Trunk builds offline (TRUNK_OFFLINE in the Makefile): fetch the crates first.
     cargo fetch --quiet

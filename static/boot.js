@@ -18,7 +18,11 @@ function reportWorker() {
   if (!worker) {
     worker = new Promise((resolve, reject) => {
       const w = new Worker("report-worker-loader.js");
-      w.onerror = (e) => reject(new Error(e.message || "the report worker did not start"));
+      w.onerror = (e) => {
+        // A later request tries a new worker; this one is reported as it failed.
+        worker = null;
+        reject(new Error(e.message || "the report worker did not start"));
+      };
       w.onmessage = (e) => {
         if (e.data === "ready") {
           w.onmessage = (m) => {
@@ -99,8 +103,14 @@ function drawNodes() {
       svg.innerHTML = r.svg;
       rows.innerHTML = r.rows;
     })
-    .catch(() => {
-      chartDirty = true;
+    .catch((err) => {
+      // Not retried at once (a worker that cannot start would fail again in a busy loop); the next change of
+      // the inputs tries again.
+      const cell = document.createElement("td");
+      cell.colSpan = 5;
+      cell.textContent = "The chart could not be drawn: " + err.message + ".";
+      rows.replaceChildren(document.createElement("tr"));
+      rows.firstChild.appendChild(cell);
     })
     .finally(() => {
       chartBusy = false;

@@ -3,7 +3,7 @@
 
 use estimator_core::catalog::GPUS;
 use estimator_core::human;
-use estimator_core::{Estimate, Fabric, GradDtype, Scenario, SyncStrategy, compare_estimates, estimate};
+use estimator_core::{Fabric, GradDtype, Scenario, SyncStrategy, compare_estimates};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast as _;
 
@@ -11,24 +11,8 @@ use crate::browser;
 use crate::chart::{self, SegmentKind};
 use crate::form::{ComputeMode, FieldError, FormField, LINE_RATES, MODEL_SIZES, PRESETS, ScenarioForm};
 use crate::render::{self, dtype_label};
+use crate::result::SideResult;
 use crate::share::{self, ChartAxis, PageState, Side};
-
-/// Everything the page shows for one scenario, computed once per change (the nodes chart is drawn by the report
-/// worker, [`chart::nodes_figure`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct SideResult {
-    /// The scenario.
-    pub scenario: Scenario,
-    /// Step, reference lower bound, memory, recommendation.
-    pub estimate: Estimate,
-}
-
-impl SideResult {
-    /// Computes everything for a scenario.
-    pub fn new(s: &Scenario) -> SideResult {
-        SideResult { scenario: s.clone(), estimate: estimate(s) }
-    }
-}
 
 /// One side's reactive state: the form as typed, its errors, the last valid scenario's results, and what an edit
 /// cleared (a measured bus bandwidth that belonged to other hardware).
@@ -199,14 +183,16 @@ fn ResultCard(st: SideState) -> impl IntoView {
             <p class="cleared" role="status" id=format!("{k}-cleared") hidden=move || st.cleared.with(Option::is_none)>
                 {move || st.cleared.get().unwrap_or_default()}
             </p>
-            <div on:click=on_click inner_html=move || r.with(|r| render::result_card(side, r))></div>
+            <div on:click=on_click inner_html=move || r.with(|r| render::result_card(side, r).into_string())></div>
         </article>
     }
 }
 
 #[component]
 fn BarChart(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
-    let bars = move || a.with(|ra| b.with(|rb| chart::bars_svg(&[("A", &ra.estimate.step), ("B", &rb.estimate.step)])));
+    let bars = move || {
+        a.with(|ra| b.with(|rb| chart::bars_svg(&[("A", &ra.estimate.step), ("B", &rb.estimate.step)]).into_string()))
+    };
     let described = move || a.with(|ra| b.with(|rb| render::bars_description(ra, rb)));
     view! {
         <figure class="chart bars">
@@ -279,7 +265,7 @@ fn Recommendations(a: SideState, b: SideState) -> impl IntoView {
         let side = st.side;
         view! {
             <article class=format!("card recommendation side-{}", side.key())
-                inner_html=move || st.result.with(|r| render::recommendation_card(side, r, !st.fresh()))></article>
+                inner_html=move || st.result.with(|r| render::recommendation_card(side, r, !st.fresh()).into_string())></article>
         }
     };
     view! {

@@ -45,7 +45,7 @@ pub fn notify(name: &str) {
     let _ = w.dispatch_event(&ev);
 }
 
-/// Sets a performance mark (read by `scripts/page-bench.sh`).
+/// Sets a performance mark (read by `tests/src/bin/page_bench.rs`, `make bench-page`).
 pub fn mark(name: &str) {
     if let Some(p) = window().and_then(|w| w.performance()) {
         let _ = p.mark(name);

@@ -5,7 +5,9 @@ use std::fmt::Write;
 
 use estimator_core::{Scenario, StepEstimate, SweepPoint, sweep_nodes};
 
-use crate::render::{self, esc};
+use crate::html;
+use crate::html::Html;
+use crate::render;
 use crate::share::{ChartAxis, PageState};
 use estimator_core::human;
 
@@ -238,16 +240,16 @@ const BAR_SPAN: f64 = 520.0;
 
 /// The markup inside the bar chart's `<svg viewBox="0 0 BAR_WIDTH BAR_HEIGHT">`: one stacked bar per scenario, on one time
 /// scale (the longer step spans the bar area), each labelled with its step time.
-pub fn bars_svg(rows: &[(&str, &StepEstimate)]) -> String {
+pub fn bars_svg(rows: &[(&str, &StepEstimate)]) -> Html {
     let scale = rows.iter().map(|(_, e)| e.step_s.as_secs()).fold(0.0, f64::max);
-    let mut out = String::new();
+    let mut out = Html::new();
     for (row, (label, e)) in rows.iter().enumerate() {
         let y = 8.0 + row as f64 * 44.0;
         let segs = bar_segments(e, scale, BAR_SPAN);
         let end: f64 = segs.iter().map(|s| s.width).sum();
-        let _ = write!(out, r#"<text x="0" y="{}" class="bar-label">{}</text>"#, at(y + 20.0), esc(label));
+        html!(out, r#"<text x="0" y="{}" class="bar-label">{}</text>"#, at(y + 20.0), label);
         for s in &segs {
-            let _ = write!(
+            html!(
                 out,
                 r#"<rect class="{}" x="{}" y="{}" width="{}" height="28"><title>{}: {}</title></rect>"#,
                 s.kind.class(),
@@ -258,7 +260,7 @@ pub fn bars_svg(rows: &[(&str, &StepEstimate)]) -> String {
                 human::secs(estimator_core::Seconds::new(s.seconds))
             );
         }
-        let _ = write!(
+        html!(
             out,
             r#"<text x="{}" y="{}" class="bar-value">{}</text>"#,
             at(BAR_LABEL + end + 6.0),
@@ -271,30 +273,30 @@ pub fn bars_svg(rows: &[(&str, &StepEstimate)]) -> String {
 
 /// The markup inside the nodes chart's `<svg viewBox="0 0 WIDTH HEIGHT">`: grid, ticks, axis title, and one
 /// line per scenario (classes `line-a`, `line-b`, ... in order).
-pub fn nodes_svg(c: &LineChart) -> String {
-    let mut out = String::new();
+pub fn nodes_svg(c: &LineChart) -> Html {
+    let mut out = Html::new();
     for t in &c.y_ticks {
-        let _ = write!(
+        html!(
             out,
-            r#"<line class="gridline" x1="{}" x2="{}" y1="{p}" y2="{p}"></line><text class="tick" x="{}" y="{}" text-anchor="end">{}</text>"#,
+            r#"<line class="gridline" x1="{0}" x2="{1}" y1="{2}" y2="{2}"></line><text class="tick" x="{3}" y="{4}" text-anchor="end">{5}</text>"#,
             at(LEFT),
             at(WIDTH - RIGHT),
+            at(t.pos),
             at(LEFT - 6.0),
             at(t.pos + 4.0),
-            esc(&t.label),
-            p = at(t.pos)
+            t.label,
         );
     }
     for t in &c.x_ticks {
-        let _ = write!(
+        html!(
             out,
             r#"<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>"#,
             at(t.pos),
             at(HEIGHT - BOTTOM + 16.0),
-            esc(&t.label)
+            t.label
         );
     }
-    let _ = write!(
+    html!(
         out,
         r#"<text class="axis-title" x="{}" y="{}" text-anchor="middle">nodes</text>"#,
         at((WIDTH + LEFT) / 2.0),
@@ -302,18 +304,20 @@ pub fn nodes_svg(c: &LineChart) -> String {
     );
     for (i, l) in c.lines.iter().enumerate() {
         let class = ["line-a", "line-b", "line-c", "line-d"].get(i).copied().unwrap_or("line-d");
-        let _ = write!(out, r#"<g class="{class}"><path d="{}"></path>"#, l.path);
+        html!(out, r#"<g class="{}"><path d="{}"></path>"#, class, l.path);
         for p in &l.points {
             let (cls, r) = if p.current { ("dot current", 5) } else { ("dot", 3) };
-            let _ = write!(
+            html!(
                 out,
-                r#"<circle class="{cls}" cx="{}" cy="{}" r="{r}"><title>{}</title></circle>"#,
+                r#"<circle class="{}" cx="{}" cy="{}" r="{}"><title>{}</title></circle>"#,
+                cls,
                 at(p.x),
                 at(p.y),
-                esc(&p.title)
+                r,
+                p.title
             );
         }
-        out.push_str("</g>");
+        out.push_static("</g>");
     }
     out
 }
@@ -321,7 +325,7 @@ pub fn nodes_svg(c: &LineChart) -> String {
 /// The nodes chart for a page state, as its SVG markup and its table's rows: what the report worker draws when
 /// the chart comes into view (boot.js), so none of it weighs on the first load. A side whose form does not read
 /// keeps its first-load scenario here; the page marks the chart stale meanwhile.
-pub fn nodes_figure(query: &str) -> (String, String) {
+pub fn nodes_figure(query: &str) -> (Html, Html) {
     let (state, _) = PageState::from_query(query);
     let sweeps: Vec<(Vec<SweepPoint>, u32)> = [(&state.a, crate::share::Side::A), (&state.b, crate::share::Side::B)]
         .into_iter()
@@ -331,7 +335,7 @@ pub fn nodes_figure(query: &str) -> (String, String) {
     let lines: Vec<(&[SweepPoint], u32)> = sweeps.iter().map(|(p, n)| (&p[..], *n)).collect();
     let rows = match &sweeps[..] {
         [a, b] => render::nodes_table_rows(&a.0, &b.0),
-        _ => String::new(),
+        _ => Html::new(),
     };
     (nodes_svg(&nodes_chart(&lines, state.chart)), rows)
 }

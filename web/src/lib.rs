@@ -9,8 +9,10 @@ pub mod app;
 pub mod browser;
 pub mod chart;
 pub mod form;
+pub mod html;
 pub mod render;
 pub mod report;
+pub mod result;
 pub mod share;
 
 pub use app::App;

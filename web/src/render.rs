@@ -1,31 +1,17 @@
-//! The result cards, recommendations and chart table as HTML, from the model's figures: pure functions, every
-//! interpolated text escaped. The page sets them as the inner HTML of their containers (`app.rs`), which keeps
-//! the wasm small: one formatting function per card instead of a typed view per element.
+//! The result cards, recommendations and chart table as [`Html`], from the model's figures: pure functions, every
+//! interpolated text escaped by construction (`html!`). The page sets them as the inner HTML of their containers
+//! (`app.rs`), which keeps the wasm small: one formatting function per card instead of a typed view per element.
 
 use std::fmt::Write;
 
 use estimator_core::recommend::FabricChoice;
 use estimator_core::{Comparison, ComputeInput, GradDtype, RecommendationKind, Scenario, Seconds, SweepPoint};
 
-use crate::app::SideResult;
+use crate::html;
+use crate::html::Html;
+use crate::result::SideResult;
 use crate::share::Side;
 use estimator_core::human;
-
-/// Escapes text for HTML content and attribute values.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// `BF16`.
 pub fn dtype_label(d: GradDtype) -> &'static str {
@@ -85,44 +71,47 @@ pub fn verdict(c: &Comparison) -> String {
 /// arithmetic (a simplified lower bound) and why the estimate is below it, and the model's warnings and notes.
 /// Ids: `{a,b}-nofit`, `-measured`, `-use-model` (a button), `-step`, `-exposed`, `-comm`, `-hidden`, `-compute`,
 /// `-realistic`, `-lower-bound`, `-below`.
-pub fn result_card(side: Side, r: &SideResult) -> String {
+pub fn result_card(side: Side, r: &SideResult) -> Html {
     let k = side.key();
     let l = &r.estimate.reference_lower_bound;
     let s = &r.scenario;
     let i = s.input();
     let e = &r.estimate.step;
     let m = &r.estimate.memory;
-    let mut h = String::new();
+    let mut h = Html::new();
 
     if !m.fits {
-        let _ = write!(
+        html!(
             h,
-            r#"<p class="nofit" id="{k}-nofit"><b>Does not fit:</b> {} per GPU with {}, the {} has {}. The step below is for a job that cannot run as configured.</p>"#,
+            r#"<p class="nofit" id="{0}-nofit"><b>Does not fit:</b> {1} per GPU with {2}, the {3} has {4}. The step below is for a job that cannot run as configured.</p>"#,
+            k,
             human::gib(m.total_bytes_per_gpu),
             i.sync.label(),
-            esc(s.gpu().name),
+            s.gpu().name,
             human::gib(m.gpu_memory_bytes),
         );
     }
     if e.bottleneck == estimator_core::Bottleneck::Measured {
-        let _ = write!(
+        html!(
             h,
-            r#"<p class="measured" id="{k}-measured">Communication uses the <b>measured</b> bus bandwidth, {} GB/s (nccl-tests), in place of the model's. <button type="button" id="{k}-use-model">Use the model</button></p>"#,
+            r#"<p class="measured" id="{0}-measured">Communication uses the <b>measured</b> bus bandwidth, {1} GB/s (nccl-tests), in place of the model's. <button type="button" id="{0}-use-model">Use the model</button></p>"#,
+            k,
             human::num(e.busbw_gbs.get(), 1)
         );
     }
-    let _ = write!(
+    html!(
         h,
-        r#"<div class="block head"><p class="kicker">Step time</p><p class="big" id="{k}-step">{}</p><p>Communication exposed: <b id="{k}-exposed">{}</b>, {} of the step · scaling efficiency {}"#,
+        r#"<div class="block head"><p class="kicker">Step time</p><p class="big" id="{0}-step">{1}</p><p>Communication exposed: <b id="{0}-exposed">{2}</b>, {3} of the step · scaling efficiency {4}"#,
+        k,
         human::secs(e.step_s),
         human::secs(e.exposed_comm_s),
         human::pct(e.exposed_share),
         human::pct(e.scaling_efficiency),
     );
     if let Some(t) = e.tokens_per_s {
-        let _ = write!(h, " · {} tokens/s", human::count(t));
+        html!(h, " · {} tokens/s", human::count(t));
     }
-    h.push_str("</p></div>");
+    h.push_static("</p></div>");
 
     let bus = if s.participants() <= 1 {
         "nothing to synchronise on one GPU".to_string()
@@ -150,14 +139,15 @@ pub fn result_card(side: Side, r: &SideResult) -> String {
             human::pct(mfu)
         ),
     };
-    let _ = write!(
+    html!(
         h,
-        r#"<div class="block realistic"><p class="kicker">Realistic estimate</p><dl class="figures"><dt>Communication</dt><dd id="{k}-comm">{}</dd><dd class="how">{}</dd><dt>Hidden behind compute</dt><dd id="{k}-hidden">{}</dd><dt>Compute</dt><dd id="{k}-compute">{}</dd><dd class="how">{}</dd></dl></div>"#,
+        r#"<div class="block realistic"><p class="kicker">Realistic estimate</p><dl class="figures"><dt>Communication</dt><dd id="{0}-comm">{1}</dd><dd class="how">{2}</dd><dt>Hidden behind compute</dt><dd id="{0}-hidden">{3}</dd><dt>Compute</dt><dd id="{0}-compute">{4}</dd><dd class="how">{5}</dd></dl></div>"#,
+        k,
         human::secs(e.comm_s),
-        esc(&bus),
+        bus,
         human::secs(e.hidden_comm_s),
         human::secs(e.compute_s),
-        esc(&compute_how),
+        compute_how,
     );
 
     let gb = human::gb(l.gradient_bytes);
@@ -168,21 +158,24 @@ pub fn result_card(side: Side, r: &SideResult) -> String {
     } else {
         String::new()
     };
-    let _ = write!(
+    html!(
         h,
-        r#"<div class="block lower"><p class="kicker">The reference arithmetic (one link per GPU)</p><p class="big" id="{k}-lower-bound">{}</p><ol class="arith" aria-label="The arithmetic"><li>Gradients: {} × {} bytes ({}) = <b>{gb}</b></li><li>Through each participant's link: {} × {gb}{volume} = <b>{per}</b></li><li>One adapter: {} Gb/s = <b>{rate} GB/s</b></li><li>{per} ÷ {rate} GB/s = <b>{}</b></li></ol><p class="fine">A simplified lower bound: one adapter per participant, ring factor {}, no latency, no overlap."#,
+        r#"<div class="block lower"><p class="kicker">The reference arithmetic (one link per GPU)</p><p class="big" id="{0}-lower-bound">{1}</p><ol class="arith" aria-label="The arithmetic"><li>Gradients: {2} × {3} bytes ({4}) = <b>{5}</b></li><li>Through each participant's link: {6} × {5}{7} = <b>{8}</b></li><li>One adapter: {9} Gb/s = <b>{10} GB/s</b></li><li>{8} ÷ {10} GB/s = <b>{1}</b></li></ol><p class="fine">A simplified lower bound: one adapter per participant, ring factor {6}, no latency, no overlap."#,
+        k,
         human::secs(l.time_s),
         human::params(i.params),
         human::num(i.dtype.bytes(), 0),
         dtype_label(i.dtype),
+        gb,
         human::num(l.ring_factor, 3),
+        volume,
+        per,
         human::num(i.link_gbps, 3),
-        human::secs(l.time_s),
-        human::num(l.ring_factor, 3),
+        rate,
     );
     if i.ring_factor.is_none() && s.participants() > 1 {
         // The step's own lower bound uses the exact ring factor for its ranks.
-        let _ = write!(
+        html!(
             h,
             " With {} ranks the exact ring factor 2(N−1)/N = {} gives {}.",
             s.participants(),
@@ -190,23 +183,23 @@ pub fn result_card(side: Side, r: &SideResult) -> String {
             human::secs(e.lower_bound_s)
         );
     }
-    h.push_str("</p>");
+    h.push_static("</p>");
     let below = r.estimate.below_lower_bound.as_ref();
     if let Some(why) = below {
-        let _ = write!(h, r#"<p class="why" id="{k}-below">{}</p>"#, esc(why));
+        html!(h, r#"<p class="why" id="{}-below">{}</p>"#, k, why);
     }
-    h.push_str("</div>");
+    h.push_static("</div>");
 
     let messages: Vec<&String> =
         r.estimate.warnings.iter().chain(r.estimate.notes.iter()).filter(|m| Some(*m) != below).collect();
     if !messages.is_empty() {
-        h.push_str(r#"<ul class="messages">"#);
+        h.push_static(r#"<ul class="messages">"#);
         for m in messages {
-            let _ = write!(h, "<li>{}</li>", esc(m));
+            html!(h, "<li>{}</li>", m);
         }
-        h.push_str("</ul>");
+        h.push_static("</ul>");
     }
-    let _ = write!(h, r#"<p class="fine source">GPU figures: {}</p>"#, esc(s.gpu().source));
+    html!(h, r#"<p class="fine source">GPU figures: {}</p>"#, s.gpu().source);
     h
 }
 
@@ -216,8 +209,10 @@ pub fn plural(n: u64, word: &str) -> String {
 }
 
 /// The line a stale card, chart or recommendation carries while a field is being fixed.
-pub fn stale_line(what: &str) -> String {
-    format!(r#"<p class="stale" role="status">{what} the last valid inputs: fix the field marked below.</p>"#)
+pub fn stale_line(what: &str) -> Html {
+    let mut h = Html::new();
+    html!(h, r#"<p class="stale" role="status">{} the last valid inputs: fix the field marked below.</p>"#, what);
+    h
 }
 
 /// "8 × 50 Gb/s RoCE on 2 nodes: step 29.1 s, 3% exposed".
@@ -251,58 +246,57 @@ pub fn min_fabric_text(r: &SideResult) -> String {
 
 /// One scenario's recommendation card body, marked stale while the side's form has an error. Ids:
 /// `{a,b}-rec-kind`, `-min-fabric`.
-pub fn recommendation_card(side: Side, r: &SideResult, stale: bool) -> String {
+pub fn recommendation_card(side: Side, r: &SideResult, stale: bool) -> Html {
     let k = side.key();
     let rec = &r.estimate.recommendation;
     let m = &r.estimate.memory;
-    let mut h = if stale { stale_line("For") } else { String::new() };
-    let _ = write!(
+    let mut h = if stale { stale_line("For") } else { Html::new() };
+    html!(
         h,
-        r#"<h3><span class="badge">{}</span><span id="{k}-rec-kind">{}</span></h3><ul class="reasons">"#,
+        r#"<h3><span class="badge">{}</span><span id="{}-rec-kind">{}</span></h3><ul class="reasons">"#,
         side.label(),
-        esc(&rec.headline)
+        k,
+        rec.headline
     );
     for reason in &rec.reasons {
-        let _ = write!(h, "<li>{}</li>", esc(reason));
+        html!(h, "<li>{}</li>", reason);
     }
-    let _ = write!(
+    html!(
         h,
-        r#"</ul><p class="memory">Memory: {} per GPU of {} as configured ({}).</p><p class="min-fabric" id="{k}-min-fabric">{}</p>"#,
+        r#"</ul><p class="memory">Memory: {} per GPU of {} as configured ({}).</p><p class="min-fabric" id="{}-min-fabric">{}</p>"#,
         human::gib(m.total_bytes_per_gpu),
         human::gib(m.gpu_memory_bytes),
         if m.fits { "fits" } else { "does not fit" },
-        esc(&min_fabric_text(r))
+        k,
+        min_fabric_text(r)
     );
     h
 }
 
 /// What a loaded report filled in, one line each.
-pub fn report_taken(side: Side, name: &str, said: &[String]) -> String {
-    let mut h = format!(
-        "<p id=\"report-filled\">Filled scenario {} from {}:</p><ul id=\"report-taken\">",
-        side.label(),
-        esc(name)
-    );
+pub fn report_taken(side: Side, name: &str, said: &[String]) -> Html {
+    let mut h = Html::new();
+    html!(h, "<p id=\"report-filled\">Filled scenario {} from {}:</p><ul id=\"report-taken\">", side.label(), name);
     for line in said {
-        let _ = write!(h, "<li>{}</li>", esc(line));
+        html!(h, "<li>{}</li>", line);
     }
-    h.push_str("</ul>");
+    h.push_static("</ul>");
     h
 }
 
 /// The recommendation for the scenario a report filled, as it stood when the report was loaded.
-pub fn report_recommendation(side: Side, r: &SideResult) -> String {
-    format!("<p id=\"report-rec\">With this node and the scenario's model: {}</p>", esc(&recommendation_line(side, r)))
+pub fn report_recommendation(side: Side, r: &SideResult) -> Html {
+    let mut h = Html::new();
+    html!(h, "<p id=\"report-rec\">With this node and the scenario's model: {}</p>", recommendation_line(side, r));
+    h
 }
 
 /// What a pasted tool output held, in a few lines; what the output does not say is left out, not guessed.
-pub fn imported(name: &str, i: &estimator_core::import::Imported) -> String {
+pub fn imported(name: &str, i: &estimator_core::import::Imported) -> Html {
     use estimator_core::import::Imported;
-    let mut h =
-        format!("<p id=\"report-filled\">Read {} ({}):</p><ul id=\"report-taken\">", esc(name), i.kind().name());
-    let mut li = |t: String| {
-        let _ = write!(h, "<li>{}</li>", esc(&t));
-    };
+    let mut h = Html::new();
+    html!(h, "<p id=\"report-filled\">Read {} ({}):</p><ul id=\"report-taken\">", name, i.kind().name());
+    let mut li = |t: String| html!(h, "<li>{}</li>", t);
     let evidence = "kept as evidence for the next nccl-tests run you load";
     match i {
         Imported::NcclTests(r) => {
@@ -351,15 +345,17 @@ pub fn imported(name: &str, i: &estimator_core::import::Imported) -> String {
             }
         }
     }
-    h.push_str("</ul>");
+    h.push_static("</ul>");
     h
 }
 
 /// A health verdict for a run on scenario `side`, with what does not match, the evidence given earlier and the
 /// causes; `offer` is the button's text: the one change the user may ask for (nothing changes without it).
-pub fn health(side: Side, hl: &estimator_core::health::Health, offer: Option<&str>) -> String {
+pub fn health(side: Side, hl: &estimator_core::health::Health, offer: Option<&str>) -> Html {
     let l = &hl.large;
-    let mut h = format!(
+    let mut h = Html::new();
+    html!(
+        h,
         "<p id=\"report-verdict\">Verdict: <b>{}</b>. At {} the run measured {} GB/s bus bandwidth; the model \
          expects {} GB/s (Ring{}) on scenario {}'s hardware: {}%.</p>",
         hl.verdict.name(),
@@ -371,37 +367,35 @@ pub fn health(side: Side, hl: &estimator_core::health::Health, offer: Option<&st
         human::num(l.ratio * 100.0, 0)
     );
     if !hl.mismatch.is_empty() {
-        let _ = write!(
+        html!(
             h,
             "<p>This run is not from scenario {}'s hardware, so it is not judged against it:</p><ul id=\"report-mismatch\">",
             side.label()
         );
         for m in &hl.mismatch {
-            let _ = write!(h, "<li>{}</li>", esc(m));
+            html!(h, "<li>{}</li>", m);
         }
-        h.push_str("</ul>");
+        h.push_static("</ul>");
     }
     if !hl.evidence.is_empty() {
-        h.push_str("<ul id=\"report-evidence\">");
+        h.push_static("<ul id=\"report-evidence\">");
         for e in &hl.evidence {
-            let _ = write!(h, "<li>{}</li>", esc(e));
+            html!(h, "<li>{}</li>", e);
         }
-        h.push_str("</ul>");
+        h.push_static("</ul>");
     }
-    h.push_str("<ul>");
+    h.push_static("<ul>");
     for c in &hl.causes {
-        let _ = write!(h, "<li>{}", esc(&c.text));
+        html!(h, "<li>{}", c.text);
         for t in &c.check {
-            let _ = write!(h, "<br>check: {}", esc(t));
+            html!(h, "<br>check: {}", t);
         }
-        h.push_str("</li>");
+        h.push_static("</li>");
     }
-    let _ = write!(h, "</ul><p id=\"report-rec\">Scenario {} is unchanged. ", side.label());
+    html!(h, "</ul><p id=\"report-rec\">Scenario {} is unchanged. ", side.label());
     match offer {
-        Some(o) => {
-            let _ = write!(h, "<button type=\"button\" id=\"report-offer\">{}</button></p>", esc(o));
-        }
-        None => h.push_str(
+        Some(o) => html!(h, "<button type=\"button\" id=\"report-offer\">{}</button></p>", o),
+        None => h.push_static(
             "Load this run into the scenario of the hardware it ran on, or set this one's adapters, line rate and \
              fabric to that hardware's.</p>",
         ),
@@ -410,8 +404,10 @@ pub fn health(side: Side, hl: &estimator_core::health::Health, offer: Option<&st
 }
 
 /// Why a report was refused.
-pub fn report_error(name: &str, error: &str) -> String {
-    format!("<p class=\"error\" id=\"report-error\">{}: {}. The scenario is unchanged.</p>", esc(name), esc(error))
+pub fn report_error(name: &str, error: &str) -> Html {
+    let mut h = Html::new();
+    html!(h, "<p class=\"error\" id=\"report-error\">{}: {}. The scenario is unchanged.</p>", name, error);
+    h
 }
 
 /// The compact recommendation of embed mode.
@@ -422,10 +418,10 @@ pub fn recommendation_line(side: Side, r: &SideResult) -> String {
 }
 
 /// The nodes chart's data as table rows (nodes, A step, A efficiency, B step, B efficiency).
-pub fn nodes_table_rows(a: &[SweepPoint], b: &[SweepPoint]) -> String {
-    let mut h = String::new();
+pub fn nodes_table_rows(a: &[SweepPoint], b: &[SweepPoint]) -> Html {
+    let mut h = Html::new();
     for (pa, pb) in a.iter().zip(b.iter()).filter(|(pa, pb)| pa.x == pb.x) {
-        let _ = write!(
+        html!(
             h,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             human::num(pa.x, 0),

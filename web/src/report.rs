@@ -15,9 +15,11 @@ use estimator_core::catalog::GPUS;
 use estimator_core::health::{Evidence, Health, Verdict, judge, run_hardware};
 use estimator_core::import::{self, Imported, NcclLog, Topology};
 
-use crate::app::SideResult;
 use crate::form::FormField;
+use crate::html;
+use crate::html::Html;
 use crate::render;
+use crate::result::SideResult;
 use crate::share::{PageState, Side};
 
 /// The largest tool output read (a long NCCL_DEBUG=INFO log); reports stay within [`MAX_REPORT_BYTES`].
@@ -76,8 +78,8 @@ pub fn read_summary(text: &str) -> Result<Summary, ReportError> {
 /// What the page shows after a load, and its new URL query when the report was used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
-    /// Escaped HTML for the status area: what was taken and the recommendation, or why the file was refused.
-    pub html: String,
+    /// Markup for the status area: what was taken and the recommendation, or why the file was refused.
+    pub html: Html,
     /// The page's new query, when a scenario was filled; `None` when the scenario is unchanged.
     pub query: Option<String>,
 }
@@ -135,7 +137,7 @@ pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, 
             // Judged against the model for the side's hardware as it stands, never against an earlier measurement.
             form.measured_busbw = String::new();
             match form.to_scenario() {
-                Err(_) => html.push_str("<p>Fix the scenario's inputs to judge this run.</p>"),
+                Err(_) => html.push_static("<p>Fix the scenario's inputs to judge this run.</p>"),
                 Ok(s) => {
                     let verdict = EVIDENCE.with(|e| {
                         let e = e.borrow();
@@ -143,7 +145,7 @@ pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, 
                     });
                     if let Some(h) = verdict {
                         let offer = offer_for(side, &s, &run, &h);
-                        html.push_str(&render::health(side, &h, offer.as_ref().map(offer_text).as_deref()));
+                        html.push(&render::health(side, &h, offer.as_ref().map(offer_text).as_deref()));
                         OFFER.with(|o| *o.borrow_mut() = offer);
                     }
                 }
@@ -199,7 +201,7 @@ fn offer_text(o: &Offer) -> String {
 pub fn accept_offer(query: &str) -> Reply {
     let Some(o) = OFFER.with(|o| o.borrow_mut().take()) else {
         return Reply {
-            html: "<p>Load the run again: the page holds no verdict to apply.</p>".to_string(),
+            html: Html::from_static("<p>Load the run again: the page holds no verdict to apply.</p>"),
             query: None,
         };
     };
@@ -218,11 +220,12 @@ pub fn accept_offer(query: &str) -> Reply {
     }
     form.measured_busbw = o.busbw.clone();
     changed.push(format!("the measured bus bandwidth {} GB/s (clear it with \"Use the model\" on the card)", o.busbw));
-    let mut html = format!("<p id=\"report-filled\">Scenario {} now uses:</p><ul id=\"report-taken\">", o.side.label());
+    let mut html = Html::new();
+    html!(html, "<p id=\"report-filled\">Scenario {} now uses:</p><ul id=\"report-taken\">", o.side.label());
     for c in changed {
-        html.push_str(&format!("<li>{}</li>", render::esc(&c)));
+        html!(html, "<li>{}</li>", c);
     }
-    html.push_str("</ul>");
+    html.push_static("</ul>");
     Reply { html, query: Some(state.to_query()) }
 }
 
@@ -239,7 +242,7 @@ fn handle_report(query: &str, side: Side, name: &str, size: Option<usize>, text:
             let lines = form.apply_report(&summary);
             let mut html = render::report_taken(side, name, &lines);
             if let Ok(s) = form.to_scenario() {
-                html.push_str(&render::report_recommendation(side, &SideResult::new(&s)));
+                html.push(&render::report_recommendation(side, &SideResult::new(&s)));
             }
             Reply { html, query: Some(state.to_query()) }
         }

@@ -6,11 +6,11 @@
 #![allow(missing_docs)]
 
 use estimator_core::Seconds;
+use estimator_core::human as format;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web::chart::{self, SegmentKind};
 use web::form::{FormField, PRESETS, ScenarioForm};
-use estimator_core::human as format;
 use web::report;
 use web::share::{ChartAxis, PageState, Side};
 use web_sys::{Document, Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
@@ -28,6 +28,20 @@ fn the_first_load_forms_are_valid_and_answer_the_reference_question() {
         assert!((lb.bytes_per_participant.get() - 28e9).abs() < 1.0);
         assert!((lb.time_s.as_secs() - secs).abs() < 1e-9, "{:?}", lb.time_s);
         assert_eq!(format::secs(lb.time_s), format!("{secs:.2} s"));
+    }
+}
+
+/// A preset or first-load GPU that only resolved loosely (or fell back to generic figures) would estimate
+/// another GPU than the menu says.
+#[wasm_bindgen_test]
+fn every_preset_and_first_load_gpu_is_a_catalog_key() {
+    use estimator_core::catalog::{Lookup, lookup};
+    let first = [ScenarioForm::page_a().gpu, ScenarioForm::page_b().gpu];
+    for gpu in PRESETS.iter().map(|p| p.gpu).chain(first.iter().map(String::as_str)) {
+        match lookup(gpu) {
+            Lookup::Exact(spec) => assert_eq!(spec.key, gpu, "{gpu} is a reported name, not the key"),
+            other => panic!("{gpu} does not resolve exactly: {other:?}"),
+        }
     }
 }
 
@@ -137,7 +151,7 @@ fn the_nodes_chart_puts_more_time_higher() {
 }
 
 #[wasm_bindgen_test]
-fn durations_read_the_way_the_issue_writes_them() {
+fn durations_read_as_people_write_them() {
     assert_eq!(format::secs(Seconds::new(8.96)), "8.96 s");
     assert_eq!(format::secs(Seconds::new(0.56)), "0.56 s");
     assert_eq!(format::secs(Seconds::new(0.0863)), "86.3 ms");
@@ -210,7 +224,7 @@ fn a_pasted_run_gets_a_verdict_and_the_user_decides_what_changes() {
     assert!(measured.starts_with("95.5"), "{measured}");
     assert_eq!(state.b.value(FormField::Nodes), "2", "the node count is the run's and B's");
     let s = state.b.to_scenario().expect("valid");
-    let card = web::render::result_card(Side::B, &web::app::SideResult::new(&s));
+    let card = web::render::result_card(Side::B, &web::result::SideResult::new(&s));
     assert!(card.contains("GB/s, measured;"), "the card labels it: {card}");
     assert!(card.contains("b-use-model"), "with a one-click way back: {card}");
     assert_eq!(state.a, ScenarioForm::page_a(), "A is untouched");
@@ -460,8 +474,8 @@ async fn a_link_restores_its_scenario_and_embed_drops_the_chrome() {
     root.remove();
 }
 
-/// Point 1 of the page-truth issue, as a user meets it: a measured bus bandwidth shows on its card with a way
-/// back, and editing the hardware clears it and says so.
+/// A measured bus bandwidth stays with its hardware, as a user meets it: it shows on its card with a way back,
+/// and editing the hardware clears it and says so.
 async fn a_measured_bus_bandwidth_is_shown_and_cleared_with_its_hardware() {
     let (_h, root) = mount("v=2&a.busbw=392.3");
     leptos::task::tick().await;

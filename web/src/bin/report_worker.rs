@@ -30,8 +30,8 @@ fn main() {
         let _ = js_sys::Reflect::set(&out, &"id".into(), &field(&m, "id"));
         if action.as_deref() == Some("nodes") {
             let (svg, rows) = web::chart::nodes_figure(&query);
-            let _ = js_sys::Reflect::set(&out, &"svg".into(), &svg.into());
-            let _ = js_sys::Reflect::set(&out, &"rows".into(), &rows.into());
+            let _ = js_sys::Reflect::set(&out, &"svg".into(), &svg.into_string().into());
+            let _ = js_sys::Reflect::set(&out, &"rows".into(), &rows.into_string().into());
             // A worker that cannot post has no one to tell.
             let _ = reply_to.post_message(&out);
             return;
@@ -41,7 +41,7 @@ fn main() {
         } else {
             report::handle(&query, side, name.as_deref(), size, &text)
         };
-        let _ = js_sys::Reflect::set(&out, &"html".into(), &r.html.into());
+        let _ = js_sys::Reflect::set(&out, &"html".into(), &r.html.into_string().into());
         if let Some(q) = r.query {
             let _ = js_sys::Reflect::set(&out, &"query".into(), &q.into());
         }
