@@ -33,22 +33,34 @@ pub fn fixed(v: f64, decimals: u32) -> String {
     if v < 0.0 && n != 0 {
         s.push('-');
     }
-    s.push_str(&(n / scale).to_string());
+    push_digits(&mut s, n / scale, 1);
     if d > 0 {
-        let frac = (n % scale).to_string();
         s.push('.');
-        for _ in frac.len()..d as usize {
-            s.push('0');
-        }
-        s.push_str(&frac);
+        push_digits(&mut s, n % scale, d as usize);
     }
     s
 }
 
+/// Appends `n` in decimal, padded with leading zeros to `width` digits, straight into `s` (no String of its
+/// own: the model writes its sentences on every estimate).
+fn push_digits(s: &mut String, n: u64, width: usize) {
+    use std::fmt::Write as _;
+    let digits = n.checked_ilog10().map_or(1, |l| l as usize + 1);
+    for _ in digits..width {
+        s.push('0');
+    }
+    // Writing into a String cannot fail.
+    let _ = write!(s, "{n}");
+}
+
 /// `v` with at most `decimals` decimals and no trailing zeros: `14`, `3.125`, `0.56`.
 pub fn num(v: f64, decimals: u32) -> String {
-    let s = fixed(v, decimals);
-    if s.contains('.') && !s.contains('e') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s }
+    let mut s = fixed(v, decimals);
+    if s.contains('.') && !s.contains('e') {
+        let kept = s.trim_end_matches('0').trim_end_matches('.').len();
+        s.truncate(kept);
+    }
+    s
 }
 
 /// `v` with `digits` significant digits (1 to 9), trailing zeros trimmed: plain from 0.001 up to 1e7
