@@ -4,7 +4,7 @@
 use estimator_core::health::Verdict;
 use estimator_core::import::Kind;
 use estimator_core::report::{GdrSupport, ReportFabric};
-use estimator_core::{Fabric, GradDtype, SyncStrategy};
+use estimator_core::{Fabric, Field, GradDtype, SyncStrategy};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -23,6 +23,63 @@ where
 /// The lists below name every variant: each match fails to compile when a variant is added.
 const VERDICTS: [Verdict; 4] = [Verdict::Healthy, Verdict::Degraded, Verdict::Unhealthy, Verdict::Mismatch];
 const KINDS: [Kind; 5] = [Kind::NcclTests, Kind::NcclLog, Kind::NvidiaSmiTopo, Kind::Ibstat, Kind::IbvDevinfo];
+
+const FIELDS: [Field; 18] = {
+    use Field::*;
+    [
+        Params,
+        GradAccumSteps,
+        BucketBytes,
+        ComputeMs,
+        TokensPerStep,
+        Mfu,
+        ActivationBytesPerGpu,
+        Nodes,
+        GpusPerNode,
+        AdaptersPerNode,
+        LinkGbps,
+        Overlap,
+        LinkEfficiency,
+        LatencyUs,
+        RingFactor,
+        MeasuredBusbwGbs,
+        TargetExposedShare,
+        Bytes,
+    ]
+};
+
+#[allow(dead_code)]
+fn every_field_is_listed(f: Field) {
+    use Field::*;
+    match f {
+        Params
+        | GradAccumSteps
+        | BucketBytes
+        | ComputeMs
+        | TokensPerStep
+        | Mfu
+        | ActivationBytesPerGpu
+        | Nodes
+        | GpusPerNode
+        | AdaptersPerNode
+        | LinkGbps
+        | Overlap
+        | LinkEfficiency
+        | LatencyUs
+        | RingFactor
+        | MeasuredBusbwGbs
+        | TargetExposedShare
+        | Bytes => {}
+    }
+}
+
+/// An error's `field` in JSON is the key the user wrote (and, with `-`, the CLI flag).
+#[test]
+fn a_field_serialises_as_its_key() {
+    for f in FIELDS {
+        assert_eq!(serde_json::to_value(f).expect("serialises"), serde_json::json!(f.key()), "{f:?}");
+    }
+}
 
 #[allow(dead_code)]
 fn every_variant_is_listed(v: Verdict, k: Kind) {
