@@ -1,11 +1,9 @@
 //! probe-cli end to end: the flags, the JSON contract, the exit codes.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-fn cli() -> Command {
-    Command::cargo_bin("probe-cli").expect("binary is built")
-}
+use common::cli;
+use serde_json::Value;
 
 fn json(args: &[&str]) -> Value {
     let out = cli().args(args).arg("--json").output().expect("runs");

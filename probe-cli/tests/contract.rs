@@ -9,41 +9,17 @@
 //! Exit codes, for every command: 0 ran and found nothing wrong, 1 ran and found something (a degraded, unhealthy
 //! or mismatched run; `--exit-zero` makes it 0), 2 usage, configuration or input error (never hidden).
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
+use common::{cli, first as data, node, repo};
 use serde_json::Value;
 
-fn cli() -> Command {
-    Command::cargo_bin("probe-cli").expect("binary is built")
-}
-
-fn repo(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel)
-}
-
-/// The first file in `tests/data/<dir>` whose name starts with `start`.
-fn data(dir: &str, start: &str) -> PathBuf {
-    let mut names: Vec<PathBuf> = std::fs::read_dir(repo("tests/data").join(dir))
-        .expect("dir")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(start)))
-        .collect();
-    names.sort();
-    names.into_iter().next().unwrap_or_else(|| panic!("no {start} in tests/data/{dir}"))
-}
-
-fn node(name: &str) -> PathBuf {
-    repo("tests/fixtures/nodes").join(name)
-}
-
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("probe-contract-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    common::temp("contract", name)
 }
 
 /// A command's exit code, and its stdout read as one JSON document when it is one.

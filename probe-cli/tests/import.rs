@@ -1,29 +1,10 @@
 //! probe-cli import and health on the real outputs in tests/data: the kind of each file, the JSON keys README's
 //! "Measured reality" section names, and the verdicts.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use assert_cmd::Command;
+use common::{cli, data, first};
 use serde_json::Value;
-
-fn data(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data").join(rel)
-}
-
-fn first(dir: &str, start: &str) -> PathBuf {
-    let mut names: Vec<PathBuf> = std::fs::read_dir(data(dir))
-        .expect("dir")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with(start)))
-        .collect();
-    names.sort();
-    names.into_iter().next().unwrap_or_else(|| panic!("no {start}"))
-}
-
-fn cli() -> Command {
-    Command::cargo_bin("probe-cli").expect("binary is built")
-}
 
 #[test]
 fn import_json_has_one_object_per_file_with_its_kind() {
@@ -90,7 +71,7 @@ fn health_judges_a_run_with_its_log_and_the_report_carries_attachments() {
     let dir = std::env::temp_dir().join(format!("probe-health-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let node = dir.join("node.json");
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/nodes/h100-ib-8x400");
+    let fixture = common::node("h100-ib-8x400");
     let out = cli()
         .args(["report", "--json", "--root"])
         .arg(&fixture)
@@ -159,7 +140,7 @@ fn health_takes_a_file_given_over_the_reports_attachment_of_the_same_kind() {
     let dir = std::env::temp_dir().join(format!("probe-health-precedence-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let node = dir.join("node.json");
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/nodes/h100-ib-8x400");
+    let fixture = common::node("h100-ib-8x400");
     let attached_log = first("tool-outputs", "nccl_05");
     let out = cli().args(["report", "--json", "--root"]).arg(&fixture).arg("--attach").arg(&attached_log).output();
     std::fs::write(&node, out.expect("runs").stdout).expect("write");

@@ -4,27 +4,18 @@
 //! Each fixture's JSON is compared with its snapshot, tests/fixtures/nodes/<name>.json; after a deliberate change,
 //! `UPDATE_SNAPSHOTS=1 cargo test -p probe-cli --test report` rewrites them (review the diff).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use common::{cli, node as fixture};
 use serde_json::Value;
 
 const FIXTURES: [&str; 7] =
     ["h100-ib-8x400", "h100-ib-port-down", "roce-2x200", "eth-25g", "laptop", "garbage", "missing"];
 
-fn cli() -> Command {
-    Command::cargo_bin("probe-cli").expect("binary is built")
-}
-
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/nodes").join(name)
-}
-
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("probe-report-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+    common::temp("report", name)
 }
 
 /// `report --root DIR --json` with the root replaced by a placeholder, so snapshots do not depend on the checkout.
