@@ -297,6 +297,28 @@ pub enum Field {
 }
 
 impl Field {
+    /// Every field, in declaration order (a test holds it complete).
+    pub const ALL: [Field; 18] = [
+        Field::Params,
+        Field::GradAccumSteps,
+        Field::BucketBytes,
+        Field::ComputeMs,
+        Field::TokensPerStep,
+        Field::Mfu,
+        Field::ActivationBytesPerGpu,
+        Field::Nodes,
+        Field::GpusPerNode,
+        Field::AdaptersPerNode,
+        Field::LinkGbps,
+        Field::Overlap,
+        Field::LinkEfficiency,
+        Field::LatencyUs,
+        Field::RingFactor,
+        Field::MeasuredBusbwGbs,
+        Field::TargetExposedShare,
+        Field::Bytes,
+    ];
+
     /// The JSON key (and, with `-` for `_`, the CLI flag).
     pub fn key(self) -> &'static str {
         match self {
@@ -674,6 +696,37 @@ mod tests {
         let s = Scenario::new(input).expect("unknown GPU is still a scenario");
         assert!(!s.gpu_known());
         assert!(s.warnings()[0].contains("unknown GPU 'Imaginary X1'"));
+    }
+
+    /// `Field::ALL` lists every variant once: `position` is an exhaustive match, so a new variant does not compile
+    /// until it is given its place, and this test fails until ALL has it there.
+    #[test]
+    fn field_all_is_complete() {
+        fn position(f: Field) -> usize {
+            match f {
+                Field::Params => 0,
+                Field::GradAccumSteps => 1,
+                Field::BucketBytes => 2,
+                Field::ComputeMs => 3,
+                Field::TokensPerStep => 4,
+                Field::Mfu => 5,
+                Field::ActivationBytesPerGpu => 6,
+                Field::Nodes => 7,
+                Field::GpusPerNode => 8,
+                Field::AdaptersPerNode => 9,
+                Field::LinkGbps => 10,
+                Field::Overlap => 11,
+                Field::LinkEfficiency => 12,
+                Field::LatencyUs => 13,
+                Field::RingFactor => 14,
+                Field::MeasuredBusbwGbs => 15,
+                Field::TargetExposedShare => 16,
+                Field::Bytes => 17,
+            }
+        }
+        for (i, f) in Field::ALL.into_iter().enumerate() {
+            assert_eq!(position(f), i, "{f:?} is out of place in Field::ALL");
+        }
     }
 
     #[test]

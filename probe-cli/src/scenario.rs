@@ -89,57 +89,10 @@ mod tests {
         cmd.get_arguments().filter_map(|a| a.get_long()).map(|l| format!("--{l}")).collect()
     }
 
-    /// Every `Field`. `position` is an exhaustive match, so a new variant fails to compile there until it is
-    /// given the next place here.
-    const FIELDS: [Field; 18] = [
-        Field::Params,
-        Field::GradAccumSteps,
-        Field::BucketBytes,
-        Field::ComputeMs,
-        Field::TokensPerStep,
-        Field::Mfu,
-        Field::ActivationBytesPerGpu,
-        Field::Nodes,
-        Field::GpusPerNode,
-        Field::AdaptersPerNode,
-        Field::LinkGbps,
-        Field::Overlap,
-        Field::LinkEfficiency,
-        Field::LatencyUs,
-        Field::RingFactor,
-        Field::MeasuredBusbwGbs,
-        Field::TargetExposedShare,
-        Field::Bytes,
-    ];
-
-    fn position(f: Field) -> usize {
-        match f {
-            Field::Params => 0,
-            Field::GradAccumSteps => 1,
-            Field::BucketBytes => 2,
-            Field::ComputeMs => 3,
-            Field::TokensPerStep => 4,
-            Field::Mfu => 5,
-            Field::ActivationBytesPerGpu => 6,
-            Field::Nodes => 7,
-            Field::GpusPerNode => 8,
-            Field::AdaptersPerNode => 9,
-            Field::LinkGbps => 10,
-            Field::Overlap => 11,
-            Field::LinkEfficiency => 12,
-            Field::LatencyUs => 13,
-            Field::RingFactor => 14,
-            Field::MeasuredBusbwGbs => 15,
-            Field::TargetExposedShare => 16,
-            Field::Bytes => 17,
-        }
-    }
-
     #[test]
     fn every_field_in_an_error_names_a_flag_clap_knows() {
         let known: BTreeSet<String> = flags_of("step").union(&flags_of("allreduce")).cloned().collect();
-        for (i, f) in FIELDS.into_iter().enumerate() {
-            assert_eq!(position(f), i, "FIELDS is out of step with `position`");
+        for f in Field::ALL {
             assert!(known.contains(flag(f)), "{f:?} maps to {}, which `estimate` does not know", flag(f));
         }
     }
