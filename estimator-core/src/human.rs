@@ -186,6 +186,11 @@ pub fn pct(x: f64) -> String {
     if p != 0.0 && p.abs() < 1.0 { format!("{}%", num(p, 1)) } else { format!("{}%", num(p, 0)) }
 }
 
+/// A count of things: `1 bucket`, `534 buckets`, `145k buckets`.
+pub fn plural(n: u64, word: &str) -> String {
+    if n == 1 { format!("1 {word}") } else { format!("{} {word}s", count(n as f64)) }
+}
+
 /// A ratio: `1.9x`, `12x`.
 pub fn times(r: f64) -> String {
     format!("{}x", num(r, 1))
@@ -274,6 +279,8 @@ mod tests {
         assert_eq!(pct(0.96), "96%");
         assert_eq!(pct(0.004), "0.4%");
         assert_eq!(times(1.87), "1.9x");
+        assert_eq!(plural(1, "node"), "1 node");
+        assert_eq!(plural(534, "bucket"), "534 buckets");
         assert_eq!(decade(0.01), "10 ms");
     }
 

@@ -160,7 +160,7 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
         human::params(i.params),
         i.dtype.name(),
         i.sync.name(),
-        plural(s.nodes(), "node"),
+        human::plural(u64::from(s.nodes()), "node"),
         s.gpus_per_node(),
         s.gpu().name,
         if s.nodes() > 1 {
@@ -359,8 +359,8 @@ pub fn allreduce(a: &AllreduceArgs) -> Result<Outcome, Failure> {
         t,
         "all_reduce of {} on {} ({} x {} {}): busbw factor 2(n-1)/n = {}",
         human::binary(bytes),
-        plural(largest.ranks, "rank"),
-        plural(s.nodes(), "node"),
+        human::plural(u64::from(largest.ranks), "rank"),
+        human::plural(u64::from(s.nodes()), "node"),
         s.gpus_per_node(),
         s.gpu().name,
         human::num(nccl_busbw_factor(largest.ranks), 3)
@@ -395,9 +395,4 @@ pub fn allreduce(a: &AllreduceArgs) -> Result<Outcome, Failure> {
     }
     print_text(&t)?;
     Ok(Outcome::Clean)
-}
-
-/// `1 node`, `2 nodes`.
-fn plural(n: u32, noun: &str) -> String {
-    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }

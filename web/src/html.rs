@@ -138,15 +138,3 @@ macro_rules! html {
         $out.write_args(format_args!($fmt, $($crate::html::Arg(&$arg)),+))
     };
 }
-
-/// Text escaped for HTML content and attribute values, as a `String` (for the few places that hand text to the
-/// DOM as markup outside an [`Html`], e.g. tests).
-pub fn esc(s: &str) -> String {
-    struct Escaped<'a>(&'a str);
-    impl Display for Escaped<'_> {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            self.0.write_to(f)
-        }
-    }
-    Escaped(s).to_string()
-}

@@ -124,7 +124,7 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
         format!(
             "bus bandwidth {} GB/s, {limit}; {} × {} latency",
             human::num(e.busbw_gbs.get(), 1),
-            plural(e.buckets, "bucket"),
+            human::plural(e.buckets, "bucket"),
             human::secs(e.latency_per_collective_s)
         )
     };
@@ -201,11 +201,6 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
     }
     html!(h, r#"<p class="fine source">GPU figures: {}</p>"#, s.gpu().source);
     h
-}
-
-/// "1 bucket", "534 buckets".
-pub fn plural(n: u64, word: &str) -> String {
-    if n == 1 { format!("1 {word}") } else { format!("{} {word}s", human::count(n as f64)) }
 }
 
 /// The line a stale card, chart or recommendation carries while a field is being fixed.
@@ -300,12 +295,12 @@ pub fn imported(name: &str, i: &estimator_core::import::Imported) -> Html {
     let evidence = "kept as evidence for the next nccl-tests run you load";
     match i {
         Imported::NcclTests(r) => {
-            let mut line = plural(r.rows.len() as u64, "row");
+            let mut line = human::plural(r.rows.len() as u64, "row");
             if let Some(t) = &r.test {
                 let _ = write!(line, " of {t}");
             }
             if let Some(n) = r.ranks {
-                let _ = write!(line, " over {}", plural(u64::from(n), "rank"));
+                let _ = write!(line, " over {}", human::plural(u64::from(n), "rank"));
             }
             if let Some(b) = r.peak_busbw_gbs {
                 let _ = write!(line, "; peak bus bandwidth {} GB/s", human::num(b, 2));

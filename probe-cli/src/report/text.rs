@@ -26,8 +26,7 @@ fn opt<T: std::fmt::Display>(v: &Option<T>) -> String {
 /// `1 socket`, `2 sockets`, `? sockets`.
 fn plural(v: Option<u32>, noun: &str) -> String {
     match v {
-        Some(1) => format!("1 {noun}"),
-        Some(n) => format!("{n} {noun}s"),
+        Some(n) => human::plural(u64::from(n), noun),
         None => format!("? {noun}s"),
     }
 }
