@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Regenerates the calibration section in README.md (the table, the held-out and fitted figures, where the constants
-# came from) from the calibration test's output, which prints it between the README's own markers.
+# Regenerates the calibration sections in README.md from the calibration tests' output, which prints each between
+# the README's own markers: the large-message table (with the held-out and fitted figures and where the constants
+# came from) and the table at every size.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-table=$(cargo test -q -p tests --test calibration calibration_set_is_reproduced -- --nocapture 2>/dev/null |
-    sed -n '/^<!-- calibration-table:start -->$/,/^<!-- calibration-table:end -->$/p' | sed '1d;$d')
-[ -n "$table" ] || { echo "no table in the test output" >&2; exit 1; }
-TABLE="$table" python3 - <<'PY'
+out=$(cargo test -q -p tests --test calibration -- --nocapture calibration_set_is_reproduced every_size_is_replayed 2>/dev/null || true)
+OUT="$out" python3 - <<'PY'
 import os
-start, end = "<!-- calibration-table:start -->", "<!-- calibration-table:end -->"
+out = os.environ["OUT"]
 text = open("README.md").read()
-i, j = text.index(start) + len(start), text.index(end)
-open("README.md", "w").write(text[:i] + "\n" + os.environ["TABLE"].strip() + "\n" + text[j:])
+for name in ("calibration-table", "curves-table"):
+    start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+    if start not in out or end not in out:
+        raise SystemExit(f"no {name} in the test output")
+    body = out[out.index(start) + len(start):out.index(end)].strip()
+    if start not in text:
+        raise SystemExit(f"README.md has no {start}")
+    i, j = text.index(start) + len(start), text.index(end)
+    text = text[:i] + "\n" + body + "\n" + text[j:]
+open("README.md", "w").write(text)
 PY
-echo "README.md: calibration table updated"
+echo "README.md: calibration tables updated"

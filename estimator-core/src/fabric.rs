@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::pcie_x16_gbyte_per_s;
-use crate::units::{GbytePerSec, Seconds};
+use crate::units::GbytePerSec;
 
 /// The inter-node fabric.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -17,8 +17,18 @@ pub enum Fabric {
     Infiniband,
     /// RDMA over Converged Ethernet (RoCE v2).
     Roce,
-    /// AWS Elastic Fabric Adapter (SRD through libfabric and aws-ofi-nccl).
+    /// AWS Elastic Fabric Adapter, first generation (p4d, p4de: 4x 100 Gb/s), through libfabric and aws-ofi-nccl.
     Efa,
+    /// AWS EFA v2 (p5, p5e: 32x 100 Gb/s).
+    #[serde(rename = "efa-v2")]
+    EfaV2,
+    /// AWS EFA v3 (p5en: 16x 200 Gb/s; p6-b200: 8x 400 Gb/s).
+    #[serde(rename = "efa-v3")]
+    EfaV3,
+    /// GCP GPUDirect-TCPX (a3-highgpu-8g: 4x 200 Gb/s): GPU memory straight to TCP, no RDMA.
+    Tcpx,
+    /// GCP GPUDirect-TCPXO (a3-megagpu-8g: 8x 200 Gb/s): TCPX offloaded to the NIC.
+    Tcpxo,
     /// Another RDMA or GPU-direct fabric through a NCCL net plugin (HPE Slingshot, GCP GPUDirect-TCPXO, ...).
     Rdma,
     /// Plain TCP/IP Ethernet, no RDMA: NCCL's socket transport.
@@ -27,15 +37,29 @@ pub enum Fabric {
 
 impl Fabric {
     /// All classes, in the order a user interface lists them.
-    pub const ALL: [Fabric; 5] = [Fabric::Infiniband, Fabric::Roce, Fabric::Efa, Fabric::Rdma, Fabric::Tcp];
+    pub const ALL: [Fabric; 9] = [
+        Fabric::Infiniband,
+        Fabric::Roce,
+        Fabric::Efa,
+        Fabric::EfaV2,
+        Fabric::EfaV3,
+        Fabric::Tcpx,
+        Fabric::Tcpxo,
+        Fabric::Rdma,
+        Fabric::Tcp,
+    ];
 
-    /// The lower-case name, as JSON writes it (`infiniband`, `roce`, `efa`, `rdma`, `tcp`); [`Fabric::parse`]
-    /// reads it back.
+    /// The lower-case name, as JSON writes it (`infiniband`, `roce`, `efa`, `efa-v2`, `efa-v3`, `tcpx`, `tcpxo`,
+    /// `rdma`, `tcp`); [`Fabric::parse`] reads it back.
     pub fn name(self) -> &'static str {
         match self {
             Fabric::Infiniband => "infiniband",
             Fabric::Roce => "roce",
             Fabric::Efa => "efa",
+            Fabric::EfaV2 => "efa-v2",
+            Fabric::EfaV3 => "efa-v3",
+            Fabric::Tcpx => "tcpx",
+            Fabric::Tcpxo => "tcpxo",
             Fabric::Rdma => "rdma",
             Fabric::Tcp => "tcp",
         }
@@ -46,23 +70,49 @@ impl Fabric {
         match self {
             Fabric::Infiniband => "InfiniBand",
             Fabric::Roce => "RoCE",
-            Fabric::Efa => "AWS EFA",
+            Fabric::Efa => "AWS EFA (p4d)",
+            Fabric::EfaV2 => "AWS EFA v2 (p5)",
+            Fabric::EfaV3 => "AWS EFA v3 (p5en, p6)",
+            Fabric::Tcpx => "GCP GPUDirect-TCPX (A3 High)",
+            Fabric::Tcpxo => "GCP GPUDirect-TCPXO (A3 Mega)",
             Fabric::Rdma => "other RDMA",
             Fabric::Tcp => "TCP/Ethernet (no RDMA)",
         }
     }
 
-    /// Whether the fabric does RDMA, so that GPUDirect RDMA can apply.
+    /// Whether the fabric does RDMA, so that GPUDirect RDMA can apply. GCP's TCPX and TCPXO move GPU memory
+    /// over TCP instead: neither GPUDirect RDMA nor the socket transport's limits apply to them.
     pub fn is_rdma(self) -> bool {
-        !matches!(self, Fabric::Tcp)
+        !matches!(self, Fabric::Tcp | Fabric::Tcpx | Fabric::Tcpxo)
     }
 
-    /// Parses the names users type: `ib`, `infiniband`, `roce`, `efa`, `rdma`, `tcp` (also `ethernet`, `socket`).
+    /// Whether the network path reads and writes GPU memory directly (GPUDirect RDMA when `gdr`, or GCP's
+    /// GPUDirect-TCPX/TCPXO), which NCCL's LL128 protocol needs across nodes.
+    pub fn gpu_direct(self, gdr: bool) -> bool {
+        match self {
+            Fabric::Tcp => false,
+            Fabric::Tcpx | Fabric::Tcpxo => true,
+            _ => gdr,
+        }
+    }
+
+    /// Whether NCCL runs LL128 across nodes on this fabric. GCP's TCPX setup pins `NCCL_PROTO=Simple`
+    /// (GoogleCloudPlatform/container-engine-accelerators `gpudirect-tcpx/README.md`); TCPXO enables LL128 from
+    /// installer v1.0.12 (`gpudirect-tcpxo/best-practice.md`).
+    pub fn ll128(self, gdr: bool) -> bool {
+        self != Fabric::Tcpx && self.gpu_direct(gdr)
+    }
+
+    /// Parses the names users type: the JSON names, and `ib`, `ethernet`, `socket`, `efa2`, `gpudirect-tcpxo`.
     pub fn parse(s: &str) -> Option<Fabric> {
         match s.trim().to_ascii_lowercase().as_str() {
             "ib" | "infiniband" => Some(Fabric::Infiniband),
             "roce" | "rocev2" | "roce-v2" => Some(Fabric::Roce),
-            "efa" | "aws-efa" => Some(Fabric::Efa),
+            "efa" | "aws-efa" | "efa-v1" | "efav1" => Some(Fabric::Efa),
+            "efa-v2" | "efav2" | "efa2" => Some(Fabric::EfaV2),
+            "efa-v3" | "efav3" | "efa3" => Some(Fabric::EfaV3),
+            "tcpx" | "gpudirect-tcpx" => Some(Fabric::Tcpx),
+            "tcpxo" | "gpudirect-tcpxo" | "fastrak" => Some(Fabric::Tcpxo),
             "rdma" | "other-rdma" | "slingshot" => Some(Fabric::Rdma),
             "tcp" | "ethernet" | "eth" | "socket" | "sockets" => Some(Fabric::Tcp),
             _ => None,
@@ -76,14 +126,20 @@ impl Fabric {
     ///   ConnectX-5/6/7 and ConnectX-8). There is no 25 or 50 Gb/s generation in use.
     /// - RoCE and plain Ethernet: 25, 50, 100, 200 and 400 GbE (IEEE 802.3by, 802.3cd, 802.3bj, 802.3bs); the
     ///   per-GPU RoCE NICs of 2024-2026 rentals stop at 400 GbE (ConnectX-7, BlueField-3 SuperNIC of Spectrum-X).
-    /// - AWS EFA: 100 Gb/s per network card on p4d and p5, 200 on p5en, 400 on p6-b200 (AWS EC2 accelerated
-    ///   computing instance pages).
+    /// - AWS EFA: 100 Gb/s per network card on p4d (EFA v1) and p5 (v2: 32 cards, 3,200 Gb/s, AWS "Maximize
+    ///   network bandwidth" p5-efa page), 200 on p5en and 400 on p6-b200 (v3; AWS EC2 accelerated computing
+    ///   instance pages).
+    /// - GCP GPUDirect-TCPX and TCPXO: 200 Gb/s per GPU NIC (GKE "gpu-bandwidth-gpudirect-tcpx" page: up to 4
+    ///   secondary NICs of 200 Gbps on A3 High; 8 on A3 Mega, GCP "gpu-network-bandwidth" page).
     /// - Other RDMA (HPE Slingshot 200 Gb/s, plugins): 100, 200, 400.
     pub fn line_rates_gbps(self) -> &'static [f64] {
         match self {
             Fabric::Infiniband => &[100.0, 200.0, 400.0, 800.0],
             Fabric::Roce | Fabric::Tcp => &[25.0, 50.0, 100.0, 200.0, 400.0],
-            Fabric::Efa | Fabric::Rdma => &[100.0, 200.0, 400.0],
+            Fabric::Efa | Fabric::EfaV2 => &[100.0],
+            Fabric::EfaV3 => &[200.0, 400.0],
+            Fabric::Tcpx | Fabric::Tcpxo => &[200.0],
+            Fabric::Rdma => &[100.0, 200.0, 400.0],
         }
     }
 
@@ -94,6 +150,10 @@ impl Fabric {
             Fabric::Infiniband => INFINIBAND.efficiency,
             Fabric::Roce => ROCE.efficiency,
             Fabric::Efa => EFA.efficiency,
+            Fabric::EfaV2 => EFA_V2.efficiency,
+            Fabric::EfaV3 => EFA_V3.efficiency,
+            Fabric::Tcpx => TCPX.efficiency,
+            Fabric::Tcpxo => TCPXO.efficiency,
             Fabric::Rdma => OTHER_RDMA.efficiency,
             Fabric::Tcp => TCP.efficiency,
         }
@@ -105,6 +165,10 @@ impl Fabric {
             Fabric::Infiniband => INFINIBAND.latency_us,
             Fabric::Roce => ROCE.latency_us,
             Fabric::Efa => EFA.latency_us,
+            Fabric::EfaV2 => EFA_V2.latency_us,
+            Fabric::EfaV3 => EFA_V3.latency_us,
+            Fabric::Tcpx => TCPX.latency_us,
+            Fabric::Tcpxo => TCPXO.latency_us,
             Fabric::Rdma => OTHER_RDMA.latency_us,
             Fabric::Tcp => TCP.latency_us,
         }
@@ -116,6 +180,10 @@ impl Fabric {
             Fabric::Infiniband => &INFINIBAND,
             Fabric::Roce => &ROCE,
             Fabric::Efa => &EFA,
+            Fabric::EfaV2 => &EFA_V2,
+            Fabric::EfaV3 => &EFA_V3,
+            Fabric::Tcpx => &TCPX,
+            Fabric::Tcpxo => &TCPXO,
             Fabric::Rdma => &OTHER_RDMA,
             Fabric::Tcp => &TCP,
         }
@@ -151,13 +219,54 @@ pub static ROCE: FabricPrior = FabricPrior {
              floor on OCI A100 RoCE (oracle-quickstart/oci-hpc-oke nccl-tests table, 8 B: 34.7-36.5 us)",
 };
 
-/// AWS EFA.
+/// AWS EFA, first generation (p4d, p4de).
 pub static EFA: FabricPrior = FabricPrior {
     efficiency: 0.63,
     latency_us: 167.0,
     source: "efficiency: p4d/p4dn 4x100G EFA reach 0.59-0.65 of line rate on 3-4 nodes (NVIDIA/nccl#527, \
-             aws-samples/aws-efa-eks, NCCL 2.8-2.9 with aws-ofi-nccl); latency: 167 us floor (aws-efa-eks raw table). \
-             Newer aws-ofi-nccl releases are faster: override link_efficiency where you have a measurement",
+             aws-samples/aws-efa-eks, NCCL 2.8-2.9 with aws-ofi-nccl); latency: 167 us floor (aws-efa-eks raw table), \
+             164.3 us on 2x p4de (aws-samples/awsome-distributed-training micro-benchmarks/nccl-tests README); \
+             aws-ofi-nccl itself reports 75 us per network hop to NCCL for p4d (src/platform-aws.cpp). Newer \
+             aws-ofi-nccl releases are faster: override link_efficiency where you have a measurement",
+};
+
+/// AWS EFA v2 (p5, p5e).
+pub static EFA_V2: FabricPrior = FabricPrior {
+    efficiency: 0.70,
+    latency_us: 69.1,
+    source: "efficiency: 8x p5 (32x100G EFA), 4 GiB all_reduce 279.78 GB/s busbw of 400 GB/s, NCCL 2.19 \
+             (NVIDIA/nccl PR #1112); latency: 69.12 us for 8 B on 2x p5.48xlarge \
+             (aws-samples/awsome-distributed-training micro-benchmarks/nccl-tests README, commit 0162aac)",
+};
+
+/// AWS EFA v3 (p5en, p6-b200).
+pub static EFA_V3: FabricPrior = FabricPrior {
+    efficiency: 0.70,
+    latency_us: 50.6,
+    source: "efficiency: no public large-message p5en/p6 run was found; EFA v2's 0.70 (NVIDIA/nccl PR #1112) is \
+             assumed: override link_efficiency with a measurement. Latency: 50.58 us for 8 B on 2x p6-b200 \
+             (dstackai/dstack PR #3961); aws-ofi-nccl reports 35 us per hop for p5en and p6 against 75 for p5 \
+             (src/platform-aws.cpp)",
+};
+
+/// GCP GPUDirect-TCPX (A3 High).
+pub static TCPX: FabricPrior = FabricPrior {
+    efficiency: 0.50,
+    latency_us: 135.8,
+    source: "efficiency: 2x a3-highgpu-8g all_gather 50.17 GB/s busbw at 8 GiB over 4x200G (dstackai/dstack \
+             examples/clusters/a3high README); latency: no public small-message TCPX run was found, so TCPXO's \
+             floor is assumed (the TCPX plugin, like TCPXO's, reports no latency of its own to NCCL: \
+             google/nccl-plugin-gpudirecttcpx src/net_tcpx.cc)",
+};
+
+/// GCP GPUDirect-TCPXO (A3 Mega).
+pub static TCPXO: FabricPrior = FabricPrior {
+    efficiency: 0.94,
+    latency_us: 135.8,
+    source: "efficiency: 2x a3-megagpu-8g all_gather 188.54 GB/s busbw at 8 GiB over 8x200G (dstackai/dstack \
+             examples/clusters/a3mega README; 188.82 in MG-Cafe/TCPXO-Enabled-A3-Mega-H100-Benchmarks, NCCL \
+             2.28.7); latency: 135.8 us for an 8 B all_reduce out of place on 2 A3 Mega nodes \
+             (lessizzmore/create-a3mega-ztan-fork ztan-NCCL-test-result)",
 };
 
 /// Other RDMA or GPU-direct fabrics through a net plugin.
@@ -183,20 +292,6 @@ pub static TCP: FabricPrior = FabricPrior {
 /// plugin (eth-cscs/cscs-docs, image-nccl-tests.md). That run is the only public socket measurement here, so this
 /// cap is fitted to it.
 pub const TCP_SOCKET_CAP_GBYTE_PER_S: f64 = 5.5;
-
-/// The latency floor of one all-reduce inside a node, by intra-node link. Source: NCCL `src/graph/tuning.cc`
-/// base plus hardware latencies for LL over NVLink (6.6 + 0.6 per step, about 10 us on 8 GPUs) and PCI
-/// (about 15 us); rccl-tests on MI300X show a 13-20 us floor (hisohara/ai-scripts). No source gives the 30 us of
-/// host-staged PCIe; it matters for small messages only.
-pub fn intra_node_latency(link: crate::catalog::IntraNodeLink) -> Seconds {
-    use crate::catalog::IntraNodeLink::*;
-    Seconds::from_micros(match link {
-        Nvswitch | Nvlink => 10.0,
-        Xgmi => 15.0,
-        Pcie => 15.0,
-        PcieHostStaged => 30.0,
-    })
-}
 
 /// The most one adapter moves when GPUDirect RDMA is off. Without GDR each byte goes GPU -> host memory -> NIC:
 /// it crosses the PCIe switch's upstream link twice, in both directions, so a GPU/NIC pair under one switch gets
@@ -225,6 +320,10 @@ mod tests {
             ("InfiniBand", Fabric::Infiniband),
             ("roce", Fabric::Roce),
             ("efa", Fabric::Efa),
+            ("EFA-v2", Fabric::EfaV2),
+            ("efa3", Fabric::EfaV3),
+            ("gpudirect-tcpxo", Fabric::Tcpxo),
+            ("tcpx", Fabric::Tcpx),
             ("rdma", Fabric::Rdma),
             ("tcp", Fabric::Tcp),
             (" ethernet ", Fabric::Tcp),

@@ -343,7 +343,7 @@ mod tests {
         let s = Scenario::new(ScenarioInput {
             fabric: Fabric::Tcp,
             link_gbps: 25.0,
-            compute: ComputeInput::Given { ms: 1000.0 },
+            compute: ComputeInput::Given { ms: 2000.0 },
             ..ScenarioInput::default()
         })
         .expect("valid");

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::collective::{self, Bottleneck};
+use crate::collective::{self, Bottleneck, Op, Timing};
 use crate::scenario::{ComputeInput, Scenario};
 use crate::units::{Bytes, GbytePerSec, Seconds};
 
@@ -71,17 +71,26 @@ pub struct StepEstimate {
     pub lower_bound_link_gbyte_per_s: GbytePerSec,
     /// The lower bound: bytes per participant / one adapter's line rate; no latency, no efficiency loss, no overlap.
     pub lower_bound_s: Seconds,
-    /// Bus bandwidth of the Ring all-reduce (the bottleneck), GB/s.
+    /// The links' bus-bandwidth ceiling (a Ring all-reduce's at large sizes), GB/s.
     pub busbw_gbs: GbytePerSec,
     /// What limits it.
     pub bottleneck: Bottleneck,
     /// Share of line rate per adapter used for the network.
     pub link_efficiency: f64,
-    /// Latency paid by each bucket's collective.
+    /// Latency paid by each bucket's collective (NCCL's, for the pair it picks at the bucket size).
     pub latency_per_collective_s: Seconds,
     /// Gradient buckets per step (each pays the latency).
     pub buckets: u64,
-    /// Communication per step: volume x (buckets x latency + ring factor x G / busbw).
+    /// The all-reduce of one full bucket (the last may be smaller): its time.
+    pub bucket_allreduce_s: Seconds,
+    /// The bus bandwidth nccl-tests would print at the bucket size, GB/s: below `busbw_gbs` where latency and
+    /// mid-size effects matter.
+    pub bucket_busbw_gbs: GbytePerSec,
+    /// NCCL's algorithm for the bucket size (`Ring`, `Tree`, `NVLS`, `NVLSTree`; `none` on one GPU).
+    pub algorithm: &'static str,
+    /// NCCL's protocol for the bucket size (`LL`, `LL128`, `Simple`).
+    pub protocol: &'static str,
+    /// Communication per step: volume x the all-reduces of every bucket, each timed at its size.
     pub comm_s: Seconds,
     /// Communication hidden behind compute.
     pub hidden_comm_s: Seconds,
@@ -129,13 +138,30 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
     } = self::lower_bound(s, r);
 
     let bus = collective::bus_bandwidth(s);
-    let alpha = collective::latency(s);
     let syncing = s.participants() > 1;
-    let buckets = if syncing { (g.get() / s.input().bucket_bytes).ceil().max(1.0) as u64 } else { 0 };
+    let bucket = Bytes::new(s.input().bucket_bytes.min(g.get()));
+    let buckets = if syncing { (g.get() / bucket.get()).ceil().max(1.0) as u64 } else { 0 };
+    let full = collective::timing(s, Op::AllReduce, bucket);
+    // A ring factor set by the user scales the bytes each all-reduce moves, as it scales the lower bound.
+    let bytes_scale = match s.input().ring_factor {
+        Some(r) if syncing => r / collective::nccl_busbw_factor(s.participants()),
+        _ => 1.0,
+    };
+    let time = |t: &Timing| Seconds::from_micros(t.latency_us + t.transfer_us * bytes_scale);
     let comm = if syncing {
-        (alpha.scale(buckets as f64) + bus.busbw.transfer_time(g.scale(r))).scale(volume)
+        let whole = (g.get() / bucket.get()).floor();
+        let rest = g.get() - whole * bucket.get();
+        let last =
+            if rest > 0.5 { time(&collective::timing(s, Op::AllReduce, Bytes::new(rest))) } else { Seconds::ZERO };
+        (time(&full).scale(whole) + last).scale(volume)
     } else {
         Seconds::ZERO
+    };
+    let bucket_time = if syncing { time(&full) } else { Seconds::ZERO };
+    let bucket_busbw = if bucket_time.as_secs() > 0.0 {
+        GbytePerSec::new(bucket.as_gb() / bucket_time.as_secs() * collective::nccl_busbw_factor(s.participants()))
+    } else {
+        GbytePerSec::new(0.0)
     };
 
     let compute = compute_time(s);
@@ -164,8 +190,12 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
         busbw_gbs: bus.busbw,
         bottleneck: bus.bottleneck,
         link_efficiency: bus.efficiency,
-        latency_per_collective_s: alpha,
+        latency_per_collective_s: Seconds::from_micros(full.latency_us),
         buckets,
+        bucket_allreduce_s: bucket_time,
+        bucket_busbw_gbs: bucket_busbw,
+        algorithm: full.algorithm,
+        protocol: full.protocol,
         comm_s: comm,
         hidden_comm_s: hidden,
         exposed_comm_s: exposed,
@@ -234,12 +264,18 @@ mod tests {
     }
 
     #[test]
-    fn each_bucket_pays_the_latency() {
+    fn each_bucket_is_an_all_reduce_at_its_size() {
         let e = estimate(|_| {});
-        assert_eq!(e.buckets, (14e9f64 / (25.0 * 1024.0 * 1024.0)).ceil() as u64);
-        let transfer = e.busbw_gbs.transfer_time(e.gradient_bytes.scale(e.ring_factor));
-        let expected = transfer + e.latency_per_collective_s.scale(e.buckets as f64);
-        assert!(close(e.comm_s.as_secs(), expected.as_secs()));
+        let bucket = 25.0 * 1024.0 * 1024.0;
+        assert_eq!(e.buckets, (14e9f64 / bucket).ceil() as u64);
+        let s = Scenario::new(ScenarioInput::default()).expect("valid");
+        let full = collective::timing(&s, Op::AllReduce, Bytes::new(bucket));
+        let whole = (14e9f64 / bucket).floor();
+        let last = collective::timing(&s, Op::AllReduce, Bytes::new(14e9 - whole * bucket));
+        let expected = full.time_us() * whole + last.time_us();
+        assert!(close(e.comm_s.as_micros(), expected), "{} vs {expected}", e.comm_s.as_micros());
+        assert_eq!((e.algorithm, e.protocol), (full.algorithm, full.protocol));
+        assert!(e.bucket_busbw_gbs < e.busbw_gbs.scale(1.3), "a 25 MiB bucket is below the ceiling");
     }
 
     #[test]

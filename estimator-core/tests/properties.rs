@@ -148,3 +148,50 @@ proptest! {
         prop_assert!((e.lower_bound_s.as_secs() - expected).abs() <= 1e-9 * expected.max(1e-9));
     }
 }
+
+fn op() -> impl Strategy<Value = estimator_core::collective::Op> {
+    prop::sample::select(estimator_core::collective::Op::ALL.to_vec())
+}
+
+/// The time of `op` on `bytes` for a scenario input, µs.
+fn time_us(i: &ScenarioInput, op: estimator_core::collective::Op, bytes: f64) -> f64 {
+    let s = Scenario::new(i.clone()).expect("strategy yields valid scenarios");
+    estimator_core::collective::collective(&s, op, estimator_core::Bytes::new(bytes)).time_us
+}
+
+/// Allows for floating-point rounding when comparing two times.
+fn not_longer(after: f64, before: f64) -> bool {
+    after <= before * (1.0 + 1e-9) + 1e-9
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_collective_is_finite_at_every_size(i in scenario(), op in op(), log_bytes in 0.0..48.0f64) {
+        let s = Scenario::new(i).expect("valid");
+        let e = estimator_core::collective::collective(&s, op, estimator_core::Bytes::new(2f64.powf(log_bytes)));
+        prop_assert_eq!(first_non_finite(&e), None);
+        prop_assert!(e.time_us >= 0.0 && e.busbw_gbs >= 0.0);
+    }
+
+    #[test]
+    fn larger_messages_never_take_less_time(i in scenario(), op in op(), log_bytes in 0.0..44.0f64, grow in 1.0..64.0f64) {
+        let b = 2f64.powf(log_bytes);
+        prop_assert!(not_longer(time_us(&i, op, b), time_us(&i, op, b * grow)), "{:?} {} -> {}", op, b, b * grow);
+    }
+
+    #[test]
+    fn more_adapters_never_slow_a_collective(i in scenario(), op in op(), log_bytes in 0.0..40.0f64, more in 1i64..8) {
+        let wider = ScenarioInput { adapters_per_node: (i.adapters_per_node + more).min(64), ..i.clone() };
+        let b = 2f64.powf(log_bytes);
+        prop_assert!(not_longer(time_us(&wider, op, b), time_us(&i, op, b)));
+    }
+
+    #[test]
+    fn a_faster_link_never_slows_a_collective(i in scenario(), op in op(), log_bytes in 0.0..40.0f64, factor in 1.0..8.0f64) {
+        let faster = ScenarioInput { link_gbps: (i.link_gbps * factor).min(3200.0), ..i.clone() };
+        let b = 2f64.powf(log_bytes);
+        prop_assert!(not_longer(time_us(&faster, op, b), time_us(&i, op, b)));
+    }
+}

@@ -1,6 +1,7 @@
 //! The command line: clap derive structs, one per subcommand, and the value parsers they share.
 
 use clap::{Args, Parser, Subcommand};
+use estimator_core::collective::Op;
 use estimator_core::quantity::{parse_bytes, parse_count};
 use estimator_core::{Algorithm, Fabric, GradDtype, IntraNodeLink, SyncStrategy};
 
@@ -122,6 +123,12 @@ pub enum EstimateCommand {
     #[command(after_help = "Example:\n  probe-cli estimate allreduce --bytes 8GiB --nodes 2 --gpus-per-node 8 \
                             --gpu h100 --adapters 8 --link-gbps 400 --fabric ib")]
     Allreduce(AllreduceArgs),
+    /// The expected nccl-tests result of any collective (all_reduce, all_gather, reduce_scatter, broadcast,
+    /// alltoall) for a message size: time, algbw, busbw, and the algorithm, protocol and channels NCCL picks.
+    #[command(after_help = "Examples:\n  probe-cli estimate collective --op all_gather --bytes 1GiB --nodes 4 \
+                            --adapters 8 --link-gbps 400 --fabric ib\n  probe-cli estimate collective --op alltoall \
+                            --bytes 8G --table --nodes 2 --adapters 8 --link-gbps 400 --json")]
+    Collective(CollectiveArgs),
     /// List the GPU catalog (keys for --gpu, memory, peak BF16, intra-node link and bus bandwidth, sources)
     /// and the fabric priors.
     #[command(after_help = "Example:\n  probe-cli estimate catalog --json")]
@@ -257,9 +264,26 @@ pub struct AllreduceArgs {
     /// The hardware.
     #[command(flatten)]
     pub cluster: ClusterArgs,
-    /// Print a table from 8 bytes to --bytes, doubling, like all_reduce_perf -b 8 -e SIZE -f 2.
+    /// Print a table from 8 bytes to --bytes, doubling, like nccl-tests' -b 8 -e SIZE -f 2.
     #[arg(long)]
     pub table: bool,
+    /// Take the hardware (GPU, GPUs per node, adapters, line rate, fabric, GPUDirect RDMA) from a
+    /// `probe-cli report --json` file instead of the hardware flags.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["gpu", "gpus_per_node", "adapters", "link_gbps", "fabric", "no_gdr"])]
+    pub report: Option<std::path::PathBuf>,
+}
+
+/// `probe-cli estimate collective`
+#[derive(Debug, Args)]
+pub struct CollectiveArgs {
+    /// The collective, as nccl-tests names its binaries: all_reduce, all_gather, reduce_scatter, broadcast,
+    /// alltoall.
+    #[arg(long, value_parser = parse_op, default_value = "all_reduce",
+          value_name = "all_reduce|all_gather|reduce_scatter|broadcast|alltoall")]
+    pub op: Op,
+    /// The common part: size, nodes, hardware, --table, --report.
+    #[command(flatten)]
+    pub common: AllreduceArgs,
 }
 
 fn parse_count_arg(s: &str) -> Result<f64, String> {
@@ -268,6 +292,12 @@ fn parse_count_arg(s: &str) -> Result<f64, String> {
 
 fn parse_bytes_arg(s: &str) -> Result<f64, String> {
     parse_bytes(s).map_err(|e| e.to_string())
+}
+
+fn parse_op(s: &str) -> Result<Op, String> {
+    Op::parse(s).ok_or_else(|| {
+        format!("unknown collective '{s}' (use all_reduce, all_gather, reduce_scatter, broadcast or alltoall)")
+    })
 }
 
 fn parse_fabric(s: &str) -> Result<Fabric, String> {

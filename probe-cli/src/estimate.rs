@@ -1,17 +1,16 @@
-//! `probe-cli estimate step` and `probe-cli estimate allreduce`: flags to a scenario, the model, text or JSON out.
+//! `probe-cli estimate step`: flags to a scenario, the model, text or JSON out.
 //! Numbers read as on the page, through `estimator_core::human`.
 
 use std::fmt::Write as _;
 
-use estimator_core::collective::{bus_bandwidth, nccl_busbw_factor};
 use estimator_core::scenario::{DEFAULT_MFU, DEFAULT_TOKENS_PER_STEP};
 use estimator_core::{
-    AllReduceEstimate, Bytes, Comparison, ComputeInput, Estimate, Field, Scenario, ScenarioInput, Seconds, SweepPoint,
-    allreduce as model_allreduce, compare, estimate, human, sweep_line_rate, sweep_nodes,
+    Comparison, ComputeInput, Estimate, Field, Scenario, ScenarioInput, Seconds, SweepPoint, compare, estimate, human,
+    sweep_line_rate, sweep_nodes,
 };
 use serde::Serialize;
 
-use crate::cli::{AllreduceArgs, StepArgs};
+use crate::cli::StepArgs;
 use crate::files::load_report;
 use crate::outcome::{Failure, Outcome};
 use crate::output::{diag, print_json, print_text};
@@ -214,9 +213,13 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
         &mut t,
         "communication",
         format!(
-            "{} ({} buckets x {} latency + transfer)",
+            "{} ({} x one bucket's all-reduce, {} as NCCL runs it: {}/{}, {} GB/s busbw, {} latency)",
             human::secs(st.comm_s),
             st.buckets,
+            human::secs(st.bucket_allreduce_s),
+            st.algorithm,
+            st.protocol,
+            human::num(st.bucket_busbw_gbs.get(), 1),
             human::secs(st.latency_per_collective_s)
         ),
     );
@@ -317,82 +320,4 @@ fn sweep_text(axis: &str, points: &[SweepPoint]) -> String {
         );
     }
     t
-}
-
-/// `estimate allreduce --json`.
-#[derive(Serialize)]
-struct AllreduceDocument<'a> {
-    #[serde(flatten)]
-    largest: &'a AllReduceEstimate,
-    gpu: &'static str,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    rows: Vec<AllReduceEstimate>,
-    warnings: &'a [String],
-}
-
-/// Runs `estimate allreduce`.
-pub fn allreduce(a: &AllreduceArgs) -> Result<Outcome, Failure> {
-    let bytes = estimator_core::collective::message_bytes(a.bytes).map_err(|e| usage(&e))?;
-    let mut input = ScenarioInput::default();
-    apply_cluster(&mut input, &a.cluster, a.nodes, None)?;
-    let s = Scenario::new(input).map_err(|e| usage(&e))?;
-    for w in s.warnings() {
-        diag(&format!("warning: {w}"));
-    }
-    let largest = model_allreduce(&s, bytes);
-    let mut rows = Vec::new();
-    if a.table {
-        let mut size = 8.0;
-        while size < bytes.get() {
-            rows.push(model_allreduce(&s, Bytes::new(size)));
-            size *= 2.0;
-        }
-        rows.push(largest.clone());
-    }
-    if a.cluster.json {
-        print_json(&AllreduceDocument { largest: &largest, gpu: s.gpu().key, rows, warnings: s.warnings() })?;
-        return Ok(Outcome::Clean);
-    }
-    let bus = bus_bandwidth(&s);
-    let mut t = String::new();
-    let _ = writeln!(
-        t,
-        "all_reduce of {} on {} ({} x {} {}): busbw factor 2(n-1)/n = {}",
-        human::binary(bytes),
-        human::plural(u64::from(largest.ranks), "rank"),
-        human::plural(u64::from(s.nodes()), "node"),
-        s.gpus_per_node(),
-        s.gpu().name,
-        human::num(nccl_busbw_factor(largest.ranks), 3)
-    );
-    let _ = writeln!(
-        t,
-        "bottleneck: {} at {} GB/s; latency {}",
-        bus.bottleneck.describe(),
-        human::num(bus.busbw.get(), 1),
-        human::secs(Seconds::new(largest.latency_us * 1e-6))
-    );
-    // The columns of nccl-tests' all_reduce_perf, with its decimals, so the two read side by side.
-    let _ = writeln!(t, "\n  {:>14}  {:>12}  {:>10}  {:>10}", "size (B)", "time (us)", "algbw", "busbw");
-    let shown = if rows.is_empty() { std::slice::from_ref(&largest) } else { &rows[..] };
-    for r in shown {
-        let _ = writeln!(
-            t,
-            "  {:>14}  {:>12}  {:>10}  {:>10}",
-            human::fixed(r.size_bytes.get(), 0),
-            human::fixed(r.time_us, 1),
-            human::fixed(r.algbw_gbs, 2),
-            human::fixed(r.busbw_gbs, 2)
-        );
-    }
-    if let Some(tree) = largest.tree_2node_busbw_gbs {
-        let _ = writeln!(
-            t,
-            "\nOn two nodes NCCL's default Tree/NVLSTree may report up to {} GB/s busbw at this size (it moves \
-             fewer bytes over the network than a ring); NCCL_ALGO=Ring and three or more nodes give the figure above.",
-            human::num(tree, 1)
-        );
-    }
-    print_text(&t)?;
-    Ok(Outcome::Clean)
 }

@@ -191,16 +191,33 @@ fn text(h: &Health, s: &Scenario, files: &[String]) -> String {
         i.fabric.name(),
         if i.gdr { ", GPUDirect RDMA" } else { "" }
     );
-    for c in std::iter::once(&h.large).chain(h.mid.iter()) {
-        let tree = c.expected_tree_busbw_gbs.map_or(String::new(), |t| format!(", Tree/NVLSTree {}", human::num(t, 1)));
+    let _ = writeln!(
+        t,
+        "  {} over {} ({} ranks, from {}).",
+        h.op.name(),
+        human::plural(u64::from(s.nodes()), "node"),
+        h.ranks,
+        h.ranks_from
+    );
+    // Every size with a bus bandwidth, nccl-tests' columns beside the model's.
+    let _ = writeln!(t, "\n  {:>10}  {:>10}  {:>10}  {:>7}  NCCL's choice", "size", "measured", "expected", "share");
+    for c in &h.curve {
+        let ring = c.expected_ring_busbw_gbs.map_or(String::new(), |r| format!(" (Ring {})", human::num(r, 1)));
         let _ = writeln!(
             t,
-            "  {:>8}: measured {} GB/s busbw, expected {} (Ring{tree}): {}",
+            "  {:>10}  {:>10}  {:>10}  {:>7}  {}/{}{ring}",
             human::binary(Bytes::new(c.size_bytes)),
             human::num(c.measured_busbw_gbs, 1),
             human::num(c.expected_busbw_gbs, 1),
-            human::pct(c.ratio)
+            human::pct(c.ratio),
+            c.algorithm,
+            c.protocol
         );
+    }
+    let _ =
+        writeln!(t, "  (busbw in GB/s; share: measured over expected, the nearer end where NCCL may run two ways)\n");
+    if let Some(d) = &h.departure {
+        let _ = writeln!(t, "Along the curve: {d}");
     }
     let _ = writeln!(t, "Verdict: {}", h.verdict.name());
     for m in &h.mismatch {

@@ -19,6 +19,7 @@
 
 mod catalog;
 mod cli;
+mod collective;
 mod estimate;
 mod files;
 mod gather;
@@ -70,7 +71,8 @@ impl From<ExitStatus> for ExitCode {
 fn run(cli: &Cli) -> Result<Outcome, Failure> {
     match &cli.command {
         Command::Estimate(EstimateCommand::Step(args)) => estimate::step(args),
-        Command::Estimate(EstimateCommand::Allreduce(args)) => estimate::allreduce(args),
+        Command::Estimate(EstimateCommand::Allreduce(args)) => collective::allreduce(args),
+        Command::Estimate(EstimateCommand::Collective(args)) => collective::collective(args),
         Command::Estimate(EstimateCommand::Catalog(args)) => catalog::catalog(args),
         Command::Report(args) => node::report(args),
         Command::Gather(args) => gather::gather(args),

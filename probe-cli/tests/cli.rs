@@ -168,8 +168,11 @@ fn allreduce_json_has_nccl_tests_keys() {
     let size = 8.0 * 1024.0 * 1024.0 * 1024.0;
     assert!((alg - size / 1e9 / (t / 1e6)).abs() < 1e-6 * alg, "algbw = size / time");
     assert!((bus - alg * 2.0 * 15.0 / 16.0).abs() < 1e-6 * bus, "busbw = algbw x 2(n-1)/n");
-    assert!(bus > 350.0 && bus < 400.0, "8x400G IB ring: {bus}");
-    assert!(f(&v, "/tree_2node_busbw_gbs") > bus);
+    // Two nodes: NCCL's NVLSTree reads above the NICs' 384 GB/s (469 measured, nccl-tests#309).
+    assert!(bus > 430.0 && bus < 480.0, "8x400G IB, two nodes: {bus}");
+    assert_eq!(v.pointer("/algorithm").and_then(Value::as_str), Some("NVLSTree"));
+    assert_eq!(v.pointer("/protocol").and_then(Value::as_str), Some("Simple"));
+    assert!(f(&v, "/tree_2node_busbw_gbs") >= bus);
 }
 
 #[test]
@@ -308,5 +311,5 @@ fn catalog_lists_every_required_gpu_with_a_source() {
         assert!(keys.contains(&k), "{k} missing from {keys:?}");
     }
     assert!(gpus.iter().all(|g| g.get("source").and_then(Value::as_str).is_some_and(|s| s.len() > 20)));
-    assert_eq!(v.pointer("/fabrics").and_then(Value::as_array).map(Vec::len), Some(5));
+    assert_eq!(v.pointer("/fabrics").and_then(Value::as_array).map(Vec::len), Some(estimator_core::Fabric::ALL.len()));
 }

@@ -113,6 +113,16 @@ fn estimate_json_keys_match_their_snapshots() {
     };
     assert_keys("estimate-allreduce", &allreduce(&[]));
     assert_keys("estimate-allreduce-table", &allreduce(&["--table"]));
+    let collective = |op: &str, extra: &[&str]| {
+        document(
+            cli().args(["estimate", "collective", "--json", "--op", op, "--bytes", "1GiB"]).args(TWO_NODES).args(extra),
+            0,
+        )
+    };
+    for op in ["all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall"] {
+        assert_keys("estimate-collective", &collective(op, &[]));
+    }
+    assert_keys("estimate-collective-table", &collective("alltoall", &["--table"]));
     assert_keys("estimate-catalog", &document(cli().args(["estimate", "catalog", "--json"]), 0));
 }
 

@@ -2,20 +2,20 @@
 //!
 //! Each point becomes a scenario (GPU from the catalog, nodes, GPUs per node, NICs, line rate, fabric, GDR) and is
 //! sorted into one of four groups, decided from the point's own metadata and notes, never from the model's error:
-//! - `point`: one node, three or more nodes, or two nodes with `NCCL_ALGO=Ring`. Scored against the Ring model.
-//! - `two-node default`: two nodes with NCCL's default algorithm, which may be Tree/NVLSTree. Scored against the
-//!   range from the Ring prediction to the two-node Tree/NVLSTree prediction (see `estimator_core::collective`).
+//! - `point`: one node, three or more nodes, or two nodes with `NCCL_ALGO=Ring`;
+//! - `two-node default`: two nodes with NCCL's default algorithm (Tree/NVLSTree may win there: the model picks as
+//!   NCCL does, so these are scored the same way, and listed apart because they read above the NICs' rate);
 //! - `unhealthy`: the notes call the system degraded or misconfigured. Listed apart; the model predicts the
-//!   healthy value, so the measurement must fall well below it.
+//!   healthy value, so the measurement must fall well below it;
 //! - `low confidence`: unknown GPU or NICs, or notes that say to treat the point with care. Listed only.
 //!
 //! Within the two scored groups a point is *held out* or *fitted*: fitted when a constant its prediction uses was
 //! set from that very measurement ([`provenance`]). Only held-out points measure the model; their median and
 //! maximum |error| are the validation figure, and the targets apply to them. Fitted points are listed apart.
 //!
-//! The two-node default error is the distance to the Ring..Tree interval, which is up to about 1.9x wide: each such
-//! row also gives the interval's width (Tree/Ring) and the error of the Ring prediction alone.
+//! [`curves`] replays every size of every table, of every collective, by size band.
 
+pub mod curves;
 pub mod provenance;
 
 use std::fmt::Write as _;
@@ -113,14 +113,12 @@ pub struct Replay {
     pub size_bytes: f64,
     /// Measured busbw, GB/s.
     pub measured: f64,
-    /// Ring prediction, GB/s.
+    /// The model's busbw (NCCL's choice of algorithm and protocol), GB/s.
     pub predicted: f64,
-    /// Two-node Tree/NVLSTree prediction, GB/s.
-    pub tree: Option<f64>,
-    /// Signed relative error (model - measured) / measured; for a range, the distance to the nearer end.
+    /// NCCL's algorithm and protocol for the size, as the model picks them.
+    pub algorithm: String,
+    /// Signed relative error (model - measured) / measured.
     pub error: f64,
-    /// Signed relative error of the Ring prediction alone.
-    pub ring_error: f64,
     /// The model constants the prediction uses.
     pub uses: Vec<Constant>,
     /// Those of them that were set from this point; empty for a held-out point.
@@ -135,11 +133,6 @@ impl Replay {
     /// Whether no constant of its prediction was set from it.
     pub fn held_out(&self) -> bool {
         self.fitted_by.is_empty()
-    }
-
-    /// The width of the two-node Ring..Tree interval, Tree/Ring.
-    pub fn width(&self) -> Option<f64> {
-        self.tree.map(|t| t / self.predicted)
     }
 }
 
@@ -161,12 +154,20 @@ fn fabric_of(desc: &str) -> Option<Fabric> {
     let d = desc.to_ascii_lowercase();
     if d.contains("socket") {
         Some(Fabric::Tcp)
-    } else if d.contains("tcpxo") || d.contains("slingshot") {
+    } else if d.contains("tcpxo") {
+        Some(Fabric::Tcpxo)
+    } else if d.contains("tcpx") {
+        Some(Fabric::Tcpx)
+    } else if d.contains("slingshot") {
         Some(Fabric::Rdma)
     } else if d.contains("roce") {
         Some(Fabric::Roce)
     } else if d.contains("infiniband") {
         Some(Fabric::Infiniband)
+    } else if d.contains("efa v2") || d.contains("efav2") {
+        Some(Fabric::EfaV2)
+    } else if d.contains("efa v3") || d.contains("efav3") {
+        Some(Fabric::EfaV3)
     } else if d.contains("efa") {
         Some(Fabric::Efa)
     } else {
@@ -219,8 +220,13 @@ pub fn scenario_of(p: &Point) -> Option<(Scenario, Group, Vec<String>)> {
     let speed = match (p.nic_speed_gbps, nics) {
         (Some(s), _) => Some(s),
         (None, Some(_)) if multi => {
-            assumptions.push("nic speed inferred 400G".to_string());
-            Some(400.0)
+            // A fabric sold at one rate has it; otherwise the common 400G.
+            let rate = match fabric.map(Fabric::line_rates_gbps) {
+                Some([one]) => *one,
+                _ => 400.0,
+            };
+            assumptions.push(format!("nic speed inferred {rate}G"));
+            Some(rate)
         }
         _ => None,
     };
@@ -263,31 +269,14 @@ pub fn replay(p: &Point) -> Option<Replay> {
     let fitted_by = provenance::fitted_by(&p.id, &uses);
     let model = allreduce(&scenario, Bytes::new(size));
     let predicted = model.busbw_gbs;
-    let tree = model.tree_2node_busbw_gbs;
-    let error = match (group, tree) {
-        (Group::TwoNodeDefault, Some(hi)) => {
-            let lo = predicted.min(hi);
-            let hi = predicted.max(hi);
-            if measured < lo {
-                (lo - measured) / measured
-            } else if measured > hi {
-                (hi - measured) / measured
-            } else {
-                0.0
-            }
-        }
-        _ => (predicted - measured) / measured,
-    };
-    let ring_error = (predicted - measured) / measured;
     Some(Replay {
         id: p.id.clone(),
         group,
         size_bytes: size,
         measured,
         predicted,
-        tree,
-        error,
-        ring_error,
+        algorithm: format!("{}/{}", model.algorithm, model.protocol),
+        error: (predicted - measured) / measured,
         uses,
         fitted_by,
         bottleneck: model.bottleneck,
@@ -348,10 +337,9 @@ fn percent(e: f64) -> String {
 pub fn markdown_table(replays: &[Replay]) -> String {
     let mut s = String::new();
     s.push_str(
-        "| point | group | set | size | measured busbw (GB/s) | predicted Ring (GB/s) | 2-node Tree (GB/s) | Tree/Ring \
-         | error | Ring alone | limited by |\n",
+        "| point | group | set | size | measured busbw (GB/s) | predicted (GB/s) | NCCL's choice | error | limited by |\n",
     );
-    s.push_str("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    s.push_str("|---|---|---|---:|---:|---:|---|---:|---|\n");
     for r in replays {
         let size = if r.size_bytes >= 1e9 {
             format!("{:.0} GiB", r.size_bytes / 1073741824.0)
@@ -363,38 +351,24 @@ pub fn markdown_table(replays: &[Replay]) -> String {
         } else {
             format!("fitted: {}", r.fitted_by.iter().map(|c| c.name()).collect::<Vec<_>>().join(", "))
         };
-        let tree = r.tree.map_or(String::new(), |t| format!("{t:.1}"));
-        let width = r.width().map_or(String::new(), |w| format!("{w:.2}x"));
-        let ring_alone = if r.group == Group::TwoNodeDefault { percent(r.ring_error) } else { String::new() };
         let note = if r.assumptions.is_empty() { String::new() } else { format!(" ({})", r.assumptions.join(", ")) };
         let _ = writeln!(
             s,
-            "| {} | {} | {set} | {size} | {:.2} | {:.1} | {tree} | {width} | {} | {ring_alone} | {:?}{note} |",
+            "| {} | {} | {set} | {size} | {:.2} | {:.1} | {} | {} | {:?}{note} |",
             r.id,
             r.group.label(),
             r.measured,
             r.predicted,
+            r.algorithm,
             percent(r.error),
             r.bottleneck,
         );
     }
     s.push_str("\nValidation, held-out points only (no constant of their prediction was set from them):\n\n");
-    if let Some(sp) = Spread::of(subset(replays, Group::Point, true).iter().map(|r| r.error)) {
-        let _ = writeln!(s, "- point: {sp}");
-    }
-    let two = subset(replays, Group::TwoNodeDefault, true);
-    if let Some(sp) = Spread::of(two.iter().map(|r| r.error)) {
-        let widths: Vec<f64> = two.iter().filter_map(|r| r.width()).collect();
-        let lo = widths.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = widths.iter().copied().fold(0.0, f64::max);
-        let ring = Spread::of(two.iter().map(|r| r.ring_error)).expect("same points");
-        let _ = writeln!(
-            s,
-            "- two-node default: {sp} against the Ring..Tree interval (Tree/Ring {lo:.2}x to {hi:.2}x); against the \
-             Ring prediction alone median |error| {:.1}%, max {:.1}%",
-            ring.median * 100.0,
-            ring.max * 100.0
-        );
+    for g in [Group::Point, Group::TwoNodeDefault] {
+        if let Some(sp) = Spread::of(subset(replays, g, true).iter().map(|r| r.error)) {
+            let _ = writeln!(s, "- {}: {sp}", g.label());
+        }
     }
     s.push_str(
         "\nFitted points (a constant of their prediction was set from them; they show the fit, not accuracy):\n\n",

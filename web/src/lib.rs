@@ -8,6 +8,7 @@
 pub mod app;
 pub mod browser;
 pub mod chart;
+pub mod curve;
 pub mod form;
 pub mod html;
 pub mod render;

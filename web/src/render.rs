@@ -122,9 +122,15 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
             format!("limited by {}", e.bottleneck.describe())
         };
         format!(
-            "bus bandwidth {} GB/s, {limit}; {} × {} latency",
+            "bus bandwidth {} GB/s, {limit}; {} of {}, each an all-reduce of {} as NCCL runs it at that size ({}/{}, \
+             {} GB/s busbw, {} latency)",
             human::num(e.busbw_gbs.get(), 1),
             human::plural(e.buckets, "bucket"),
+            human::binary(estimator_core::Bytes::new(i.bucket_bytes.min(e.gradient_bytes.get()))),
+            human::secs(e.bucket_allreduce_s),
+            e.algorithm,
+            e.protocol,
+            human::num(e.bucket_busbw_gbs.get(), 1),
             human::secs(e.latency_per_collective_s)
         )
     };
@@ -351,16 +357,25 @@ pub fn health(side: Side, hl: &estimator_core::health::Health, offer: Option<&st
     let mut h = Html::new();
     html!(
         h,
-        "<p id=\"report-verdict\">Verdict: <b>{}</b>. At {} the run measured {} GB/s bus bandwidth; the model \
-         expects {} GB/s (Ring{}) on scenario {}'s hardware: {}%.</p>",
+        "<p id=\"report-verdict\">Verdict: <b>{}</b>. At {} this {} run ({} ranks, from {}) measured {} GB/s bus \
+         bandwidth; the model expects {} GB/s ({}/{}{}) on scenario {}'s hardware: {}%.</p>",
         hl.verdict.name(),
         human::gb(estimator_core::Bytes::new(l.size_bytes)),
+        hl.op.name(),
+        hl.ranks,
+        hl.ranks_from,
         human::num(l.measured_busbw_gbs, 2),
         human::num(l.expected_busbw_gbs, 1),
-        l.expected_tree_busbw_gbs.map_or(String::new(), |t| format!("; Tree/NVLSTree {}", human::num(t, 1))),
+        l.algorithm,
+        l.protocol,
+        l.expected_ring_busbw_gbs.map_or(String::new(), |r| format!("; Ring {}", human::num(r, 1))),
         side.label(),
         human::num(l.ratio * 100.0, 0)
     );
+    if let Some(d) = &hl.departure {
+        html!(h, "<p id=\"report-departure\">{}</p>", d);
+    }
+    h.push(&crate::curve::figure(hl));
     if !hl.mismatch.is_empty() {
         html!(
             h,

@@ -30,6 +30,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Nvlink,
         gpu_link_gbyte_per_s: Some(150.0),
         pcie_gen: 3,
+        compute_capability: 70,
         allreduce_busbw: bw(150.0 * NVLINK_RING_EFFICIENCY),
         ring_busbw: bw(150.0 * NVLINK_RING_EFFICIENCY),
         source: "NVIDIA V100 datasheet: 16 GB HBM2, 125 TFLOP/s FP16 tensor (no BF16 on Volta), NVLink2 300 GB/s \
@@ -46,6 +47,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Pcie,
         gpu_link_gbyte_per_s: None,
         pcie_gen: 3,
+        compute_capability: 70,
         allreduce_busbw: bw(12.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(12.0 * PCIE_P2P_EFFICIENCY),
         source: "NVIDIA V100 datasheet: 32 GB HBM2, 112 TFLOP/s FP16 tensor (PCIe); busbw derived from PCIe Gen3 x16 \
@@ -62,6 +64,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Nvlink,
         gpu_link_gbyte_per_s: Some(150.0),
         pcie_gen: 3,
+        compute_capability: 70,
         allreduce_busbw: bw(150.0 * NVLINK_RING_EFFICIENCY),
         ring_busbw: bw(150.0 * NVLINK_RING_EFFICIENCY),
         source: "NVIDIA V100 datasheet: 32 GB HBM2, 125 TFLOP/s FP16 tensor (no BF16 on Volta), NVLink2 150 GB/s one \
@@ -78,6 +81,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Pcie,
         gpu_link_gbyte_per_s: None,
         pcie_gen: 3,
+        compute_capability: 61,
         allreduce_busbw: bw(12.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(12.0 * PCIE_P2P_EFFICIENCY),
         source: "NVIDIA Tesla P40 datasheet: 24 GB GDDR5, 11.76 TFLOP/s FP32 (no tensor cores, no fast BF16/FP16); busbw \
@@ -94,6 +98,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Pcie,
         gpu_link_gbyte_per_s: None,
         pcie_gen: 4,
+        compute_capability: 86,
         allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         source: "AWS EC2 G5 / Baseten 'A10 vs A10G': 24 GB GDDR6, 70 TFLOP/s BF16 tensor (the A10 datasheet's 125 is \
@@ -110,6 +115,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Pcie,
         gpu_link_gbyte_per_s: Some(56.25),
         pcie_gen: 4,
+        compute_capability: 86,
         allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         source: "NVIDIA A40 datasheet: 48 GB GDDR6, 149.7 TFLOP/s BF16 dense, optional NVLink bridge 112.5 GB/s \
@@ -126,6 +132,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Pcie,
         gpu_link_gbyte_per_s: Some(300.0),
         pcie_gen: 4,
+        compute_capability: 80,
         allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         source: "NVIDIA A100 datasheet: 80 GB HBM2e, 312 TFLOP/s BF16 dense, NVLink bridge 600 GB/s bidirectional; \
@@ -142,6 +149,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Pcie,
         gpu_link_gbyte_per_s: Some(300.0),
         pcie_gen: 4,
+        compute_capability: 80,
         allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         source: "NVIDIA A100 datasheet: 40 GB HBM2, 312 TFLOP/s BF16 dense; busbw derived from PCIe Gen4 x16 \
@@ -158,6 +166,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Nvswitch,
         gpu_link_gbyte_per_s: Some(300.0),
         pcie_gen: 4,
+        compute_capability: 80,
         allreduce_busbw: bw(230.0),
         ring_busbw: bw(230.0),
         source: "NVIDIA A100 datasheet: 80 GB HBM2e, 312 TFLOP/s BF16 dense, NVLink3 600 GB/s bidirectional; busbw \
@@ -174,6 +183,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Nvswitch,
         gpu_link_gbyte_per_s: Some(300.0),
         pcie_gen: 4,
+        compute_capability: 80,
         allreduce_busbw: bw(230.0),
         ring_busbw: bw(230.0),
         source: "NVIDIA A100 datasheet: 40 GB HBM2, 312 TFLOP/s BF16 dense; busbw measured 230.77 GB/s on 8x A100 \
@@ -190,6 +200,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Pcie,
         gpu_link_gbyte_per_s: None,
         pcie_gen: 4,
+        compute_capability: 89,
         allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         source: "NVIDIA L40S datasheet: 48 GB GDDR6, 362.05 TFLOP/s BF16 dense (733 with sparsity); busbw derived \
@@ -206,6 +217,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Pcie,
         gpu_link_gbyte_per_s: None,
         pcie_gen: 4,
+        compute_capability: 89,
         allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         source: "NVIDIA L4 datasheet: 24 GB GDDR6, 242 TFLOP/s BF16 with sparsity (121 dense); busbw derived from \
@@ -223,6 +235,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Pcie,
         gpu_link_gbyte_per_s: Some(300.0),
         pcie_gen: 5,
+        compute_capability: 90,
         allreduce_busbw: bw(48.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(48.0 * PCIE_P2P_EFFICIENCY),
         source: "NVIDIA H100 datasheet: 80 GB HBM2e, 1513 TFLOP/s BF16 with sparsity (756 dense), NVLink bridge \
@@ -239,6 +252,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Pcie,
         gpu_link_gbyte_per_s: Some(300.0),
         pcie_gen: 5,
+        compute_capability: 90,
         allreduce_busbw: bw(48.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(48.0 * PCIE_P2P_EFFICIENCY),
         source: "NVIDIA H100 datasheet: H100 NVL 94 GB HBM3, 1671 TFLOP/s BF16 with sparsity (835 dense), NVLink \
@@ -255,6 +269,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Nvlink,
         gpu_link_gbyte_per_s: Some(450.0),
         pcie_gen: 5,
+        compute_capability: 90,
         allreduce_busbw: bw(450.0 * NVLINK_RING_EFFICIENCY),
         ring_busbw: bw(450.0 * NVLINK_RING_EFFICIENCY),
         source: "NVIDIA GH200 datasheet: 144 GB HBM3e, 989 TFLOP/s BF16 dense, NVLink4 900 GB/s bidirectional; busbw \
@@ -271,6 +286,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Nvlink,
         gpu_link_gbyte_per_s: Some(450.0),
         pcie_gen: 5,
+        compute_capability: 90,
         allreduce_busbw: bw(450.0 * NVLINK_RING_EFFICIENCY),
         ring_busbw: bw(450.0 * NVLINK_RING_EFFICIENCY),
         source: "NVIDIA GH200 datasheet: 96 GB HBM3 (480 GB superchip with LPDDR5X), 989 TFLOP/s BF16 dense, NVLink4 \
@@ -287,6 +303,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Nvswitch,
         gpu_link_gbyte_per_s: Some(450.0),
         pcie_gen: 5,
+        compute_capability: 90,
         allreduce_busbw: bw(470.0),
         ring_busbw: bw(369.0),
         source: "NVIDIA H200 datasheet: 141 GB HBM3e, 989 TFLOP/s BF16 dense, NVLink4 900 GB/s bidirectional, the same \
@@ -304,6 +321,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Nvswitch,
         gpu_link_gbyte_per_s: Some(450.0),
         pcie_gen: 5,
+        compute_capability: 90,
         allreduce_busbw: bw(470.0),
         ring_busbw: bw(369.0),
         source: "NVIDIA H100 datasheet: 80 GB HBM3, 989 TFLOP/s BF16 dense (1979 with sparsity), NVLink4 900 GB/s \
@@ -321,6 +339,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Nvswitch,
         gpu_link_gbyte_per_s: Some(900.0),
         pcie_gen: 6,
+        compute_capability: 100,
         allreduce_busbw: bw(900.0 * NVLS_OVER_LINK_HOPPER * NVLS_BLACKWELL_OVER_HOPPER),
         ring_busbw: bw(900.0 * NVLINK_RING_EFFICIENCY),
         source: "NVIDIA HGX B200 specification (1000 W): 180 GB HBM3e, 2250 TFLOP/s BF16 dense, NVLink5 1800 GB/s \
@@ -338,6 +357,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Pcie,
         gpu_link_gbyte_per_s: None,
         pcie_gen: 5,
+        compute_capability: 120,
         allreduce_busbw: bw(28.0),
         ring_busbw: bw(28.0),
         source: "NVIDIA Blackwell GeForce whitepaper: 32 GB GDDR7, 209.5 TFLOP/s BF16 dense (FP32 accumulate); busbw \
@@ -354,6 +374,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::PcieHostStaged,
         gpu_link_gbyte_per_s: None,
         pcie_gen: 4,
+        compute_capability: 89,
         allreduce_busbw: bw(HOST_STAGED_BUSBW_GBYTE_PER_S),
         ring_busbw: bw(HOST_STAGED_BUSBW_GBYTE_PER_S),
         source: "NVIDIA Ada whitepaper: 24 GB GDDR6X, 165.2 TFLOP/s BF16 dense (FP32 accumulate); GeForce Ada has no \
@@ -370,6 +391,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Xgmi,
         gpu_link_gbyte_per_s: Some(537.6),
         pcie_gen: 5,
+        compute_capability: 0,
         allreduce_busbw: bw(315.0 * 153.6 / 128.0),
         ring_busbw: bw(315.0 * 153.6 / 128.0),
         source: "AMD Instinct MI355X datasheet: 288 GB HBM3E, 2.5 PFLOP/s BF16 dense, 7 Infinity Fabric links of \
@@ -386,6 +408,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Xgmi,
         gpu_link_gbyte_per_s: Some(448.0),
         pcie_gen: 5,
+        compute_capability: 0,
         allreduce_busbw: bw(319.0),
         ring_busbw: bw(319.0),
         source: "AMD Instinct MI325X datasheet: 256 GB HBM3E, 1307.4 TFLOP/s BF16 dense, 7 Infinity Fabric links of \
@@ -402,6 +425,7 @@ pub static GPUS: &[GpuSpec] = &[
         intra_node: IntraNodeLink::Xgmi,
         gpu_link_gbyte_per_s: Some(448.0),
         pcie_gen: 5,
+        compute_capability: 0,
         allreduce_busbw: bw(315.0),
         ring_busbw: bw(315.0),
         source: "AMD Instinct MI300X datasheet: 192 GB HBM3, 1307.4 TFLOP/s BF16 dense, 7 Infinity Fabric links of \
@@ -422,6 +446,7 @@ pub static GENERIC_GPU: GpuSpec = GpuSpec {
     intra_node: IntraNodeLink::Pcie,
     gpu_link_gbyte_per_s: None,
     pcie_gen: 4,
+    compute_capability: 80,
     allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
     ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
     source: "generic defaults, not a real part: 24 GiB, 100 TFLOP/s, PCIe Gen4 x16 x 0.58",

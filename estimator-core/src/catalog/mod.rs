@@ -87,6 +87,9 @@ pub struct GpuSpec {
     pub gpu_link_gbyte_per_s: Option<f64>,
     /// PCIe generation of the GPU's host link (3, 4, 5).
     pub pcie_gen: u8,
+    /// CUDA compute capability x 10 (NVIDIA's "CUDA GPUs" table: 70 Volta, 80/86 Ampere, 89 Ada, 90 Hopper, 100
+    /// and 120 Blackwell); 0 for a GPU that is not NVIDIA's. NCCL's tuning tables are indexed by it ([`Arch`]).
+    pub compute_capability: u16,
     /// Large-message all-reduce bus bandwidth on one node over the default fabric, best algorithm (NVLS on
     /// Hopper/Blackwell NVSwitch boards).
     pub allreduce_busbw: GbytePerSec,
@@ -100,7 +103,42 @@ pub struct GpuSpec {
     patterns: &'static [&'static str],
 }
 
+/// The architecture bucket NCCL's tuning tables are indexed by (`src/graph/tuning.cc` v2.30.7 L263-266: compute
+/// capability >= 100 Blackwell, >= 90 Hopper, >= 80 Ampere, else Volta).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Arch {
+    /// Below compute capability 8.0.
+    Volta,
+    /// 8.0 to 8.9 (Ampere, Ada).
+    Ampere,
+    /// 9.x.
+    Hopper,
+    /// 10.0 and above.
+    Blackwell,
+}
+
+impl Arch {
+    /// The row of NCCL's per-architecture tables.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
 impl GpuSpec {
+    /// NCCL's architecture bucket. AMD GPUs run RCCL, whose own tables are not ported: they are taken as Hopper,
+    /// the NVIDIA generation of the same years (MI300X and H100 both 2023), and the GPU's own measured bus
+    /// bandwidths from the catalog still set the bandwidth.
+    pub fn arch(&self) -> Arch {
+        match self.compute_capability {
+            0 if self.vendor == Vendor::Amd => Arch::Hopper,
+            cc if cc >= 100 => Arch::Blackwell,
+            cc if cc >= 90 => Arch::Hopper,
+            cc if cc >= 80 => Arch::Ampere,
+            _ => Arch::Volta,
+        }
+    }
+
     /// Memory per GPU.
     pub fn memory(&self) -> Bytes {
         Bytes::gib(self.memory_gib)

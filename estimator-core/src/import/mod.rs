@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 pub use ib::{IbAdapter, IbPort};
 pub use nccl_log::NcclLog;
-pub use nccl_tests::{NcclTestsRow, NcclTestsRun, RankDevice};
+pub use nccl_tests::{NcclTestsRow, NcclTestsRun, RankDevice, RankSource};
 pub use topo::Topology;
 
 /// The kinds of text the readers know, by their JSON names.

@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::strip_launcher;
+use crate::collective::Op;
 
 /// One side (out-of-place or in-place) of a table row.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -117,48 +118,55 @@ fn after<'a>(tokens: &[&'a str], key: &[&str]) -> Option<&'a str> {
     tokens.windows(key.len() + 1).find(|w| w[..key.len()] == *key).map(|w| w[key.len()])
 }
 
-/// Column layout of a table: where each field is, by the column header or the row width.
+/// Column layout of a table, from its column header.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Layout {
-    root: bool,
     /// Tokens before `size` (a column someone added in front, such as a node count).
     skip: usize,
+    /// Timing halves the header promises: 2 (out-of-place and in-place), or 1.
+    halves: usize,
 }
 
-impl Layout {
-    /// The positions (count, type, redop, root, first timing) for this layout.
-    fn width(self) -> usize {
-        if self.root { 13 } else { 12 }
-    }
-}
-
-/// Reads a row with `layout`, or `None` when it is not a full data row.
-fn row(tokens: &[&str], layout: Layout) -> Option<NcclTestsRow> {
+/// Reads a row, or `None` when it is not a full data row. The timings are read from the end of the row (the last
+/// 8 tokens, or 4 for the out-of-place half alone), so that what stands between the count and the timings may
+/// differ: `redop` and `root` (2.10 and later), `redop` alone (before), `root` alone (an old broadcast), or a
+/// `redop` left blank (an old all-to-all). A row whose algbw is not its size over its time is not a row (a line
+/// cut short reads shifted).
+fn row(tokens: &[&str]) -> Option<NcclTestsRow> {
     let size = num(tokens.first()?)?;
-    if size < 0.0 || tokens.len() < layout.width() - 4 {
+    let n = tokens.len();
+    if size < 0.0 || n < 6 {
         return None;
     }
-    let t0 = if layout.root { 5 } else { 4 };
-    let oop = Timing {
-        time_us: num(tokens.get(t0)?)?,
-        algbw_gbs: num(tokens.get(t0 + 1)?)?,
-        busbw_gbs: num(tokens.get(t0 + 2)?)?,
-        wrong: tokens.get(t0 + 3).and_then(|w| wrong(w)),
-    };
-    let ip = (|| {
+    let halves = if n >= 10 { 2 } else { 1 };
+    let t0 = n - 4 * halves;
+    let timing = |at: usize| -> Option<Timing> {
         Some(Timing {
-            time_us: num(tokens.get(t0 + 4)?)?,
-            algbw_gbs: num(tokens.get(t0 + 5)?)?,
-            busbw_gbs: num(tokens.get(t0 + 6)?)?,
-            wrong: tokens.get(t0 + 7).and_then(|w| wrong(w)),
+            time_us: num(tokens.get(at)?)?,
+            algbw_gbs: num(tokens.get(at + 1)?)?,
+            busbw_gbs: num(tokens.get(at + 2)?)?,
+            wrong: tokens.get(at + 3).and_then(|w| wrong(w)),
         })
-    })();
+    };
+    let oop = timing(t0)?;
+    let consistent = |t: &Timing| {
+        if size == 0.0 {
+            return t.time_us >= 0.0;
+        }
+        let expected = size / (t.time_us * 1e3);
+        t.time_us > 0.0 && (t.algbw_gbs - expected).abs() <= 0.02 * expected + 0.011
+    };
+    if !consistent(&oop) {
+        return None;
+    }
+    let ip = if halves == 2 { timing(t0 + 4).filter(consistent) } else { None };
+    let middle = tokens.get(2..t0).unwrap_or(&[]);
     Some(NcclTestsRow {
         size_bytes: size,
         count: tokens.get(1).and_then(|c| num(c)),
-        dtype: tokens.get(2).map(|s| s.to_string()),
-        redop: tokens.get(3).map(|s| s.to_string()),
-        root: if layout.root { tokens.get(4).and_then(|r| r.parse().ok()) } else { None },
+        dtype: middle.iter().find(|t| TYPES.contains(t)).map(|s| s.to_string()),
+        redop: middle.iter().find(|t| OPS.contains(t)).map(|s| s.to_string()),
+        root: middle.iter().filter_map(|t| t.parse::<i64>().ok()).last(),
         time_us: oop.time_us,
         algbw_gbs: oop.algbw_gbs,
         busbw_gbs: oop.busbw_gbs,
@@ -167,11 +175,98 @@ fn row(tokens: &[&str], layout: Layout) -> Option<NcclTestsRow> {
     })
 }
 
+/// Where a run's rank count came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RankSource {
+    /// The run's `#  Rank  N ...` lines.
+    RankLines,
+    /// The printed busbw/algbw ratio, which nccl-tests defines per collective (2(n-1)/n for all-reduce, (n-1)/n
+    /// for all-gather, reduce-scatter and all-to-all).
+    BusbwRatio,
+}
+
+impl RankSource {
+    /// Plain words, for "N ranks (from ...)".
+    pub fn describe(self) -> &'static str {
+        match self {
+            RankSource::RankLines => "the run's rank lines",
+            RankSource::BusbwRatio => "the run's busbw/algbw ratio",
+        }
+    }
+}
+
 impl NcclTestsRun {
-    /// The run's nodes for `gpus_per_node` GPUs per node: its ranks divided by it, when they divide evenly.
+    /// The collective: from the binary's name (`all_gather_perf`), else from the table. A reduction (`sum`, ...)
+    /// with busbw above algbw is an all-reduce, below it a reduce-scatter; `none` with busbw equal to algbw and a
+    /// root is a broadcast, below it an all-gather (an all-to-all prints the same: only the binary's name tells).
+    pub fn op(&self) -> Option<Op> {
+        if let Some(op) = self.test.as_deref().and_then(Op::parse) {
+            return Some(op);
+        }
+        let row = self.best_row()?;
+        let f = row.busbw_gbs / row.algbw_gbs;
+        let reduces = row.redop.as_deref().is_some_and(|r| r != "none");
+        Some(match (reduces, f) {
+            (true, f) if f > 1.0 + 1e-3 => Op::AllReduce,
+            (true, _) => Op::ReduceScatter,
+            (false, f) if (f - 1.0).abs() <= 1e-3 && row.root.is_some_and(|r| r >= 0) => Op::Broadcast,
+            (false, _) => Op::AllGather,
+        })
+    }
+
+    /// The row whose ratio is read most precisely: the largest algbw (two decimals on the largest numbers).
+    fn best_row(&self) -> Option<&NcclTestsRow> {
+        self.rows
+            .iter()
+            .filter(|r| r.algbw_gbs >= 1.0 && r.busbw_gbs > 0.0)
+            .max_by(|a, b| a.algbw_gbs.total_cmp(&b.algbw_gbs))
+    }
+
+    /// The ranks the busbw/algbw ratio of `op` allows, lowest and highest: both figures are printed to 0.01, so
+    /// the ratio is known to a few parts in 10^5, which pins a count exactly up to some tens of ranks and to a
+    /// range above that. `None` for a broadcast (its factor is 1) or a table without a usable row.
+    pub fn rank_range(&self, op: Op) -> Option<(f64, f64)> {
+        let row = self.best_row()?;
+        let lo = (row.busbw_gbs - 0.005) / (row.algbw_gbs + 0.005);
+        let hi = (row.busbw_gbs + 0.005) / (row.algbw_gbs - 0.005);
+        let ranks = |f: f64| -> f64 {
+            match op {
+                Op::AllReduce => 2.0 / (2.0 - f.min(1.999_999)),
+                Op::AllGather | Op::ReduceScatter | Op::AllToAll => 1.0 / (1.0 - f.min(0.999_999)),
+                Op::Broadcast => f64::NAN,
+            }
+        };
+        let (a, b) = (ranks(lo), ranks(hi));
+        (a.is_finite() && b.is_finite() && b >= 1.5).then_some((a.max(1.0), b))
+    }
+
+    /// The rank count and where it came from: the rank lines, else the busbw/algbw ratio of `op` when it pins
+    /// one count.
+    pub fn rank_count(&self, op: Op) -> Option<(u32, RankSource)> {
+        if let Some(r) = self.ranks {
+            return Some((r, RankSource::RankLines));
+        }
+        let (lo, hi) = self.rank_range(op)?;
+        let (a, b) = (lo.round(), hi.round());
+        (a == b && (2.0..=1e6).contains(&a)).then_some((a as u32, RankSource::BusbwRatio))
+    }
+
+    /// The run's nodes for `gpus_per_node` GPUs per node: its ranks (from its lines or its busbw/algbw ratio)
+    /// divided by it, when they divide evenly.
+    /// Above a few tens of ranks the ratio allows a range: the one multiple of `gpus_per_node` in it is taken.
     pub fn nodes_for(&self, gpus_per_node: u32) -> Option<u32> {
-        let ranks = self.ranks?;
-        (gpus_per_node > 0 && ranks % gpus_per_node == 0).then(|| ranks / gpus_per_node)
+        if gpus_per_node == 0 {
+            return None;
+        }
+        let op = self.op().unwrap_or(Op::AllReduce);
+        if let Some((ranks, _)) = self.rank_count(op) {
+            return (ranks % gpus_per_node == 0).then(|| ranks / gpus_per_node);
+        }
+        let (lo, hi) = self.rank_range(op)?;
+        let g = f64::from(gpus_per_node);
+        let (first, last) = ((lo / g).ceil(), (hi / g).floor());
+        (first == last && (1.0..=1e6).contains(&first)).then_some(first as u32)
     }
 }
 
@@ -242,7 +337,7 @@ pub fn parse(text: &str) -> NcclTestsRun {
                     }
                 }
                 Some("size") => {
-                    layout = Some(Layout { root: tokens.contains(&"root"), skip: 0 });
+                    layout = Some(Layout { skip: 0, halves: tokens.iter().filter(|t| **t == "time").count().max(1) });
                 }
                 Some("Avg") if tokens.get(1) == Some(&"bus") => {
                     run.avg_busbw_gbs = tokens.last().and_then(|v| num(v));
@@ -260,15 +355,15 @@ pub fn parse(text: &str) -> NcclTestsRun {
             && all.contains(&"count")
             && all.contains(&"busbw")
         {
-            layout = Some(Layout { root: all.contains(&"root"), skip: at });
+            layout = Some(Layout { skip: at, halves: all.iter().filter(|t| **t == "time").count().max(1) });
             continue;
         }
-        // Without a column header (a cut start), the width tells the layout: 13 with root, 12 without; 9 and 8 for
-        // the out-of-place half alone.
-        let l = layout.unwrap_or(Layout { root: !(all.len() == 12 || all.len() == 8), skip: 0 });
+        // Without a column header (a cut start) the row's own width tells how many halves it has.
+        let l = layout.unwrap_or(Layout { skip: 0, halves: 1 });
         let tokens = all.get(l.skip..).unwrap_or(&[]);
-        if let Some(r) = row(tokens, l) {
-            last_row_cut = tokens.len() < l.width();
+        if let Some(r) = row(tokens) {
+            // A row with fewer halves than the header promises was cut.
+            last_row_cut = l.halves == 2 && r.in_place.is_none();
             run.rows.push(r);
         } else if tokens.first().is_some_and(|t| num(t).is_some()) && !run.rows.is_empty() {
             last_row_cut = true;
@@ -336,5 +431,18 @@ node-a:1274:1274 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>
         // No column header at all: the row width decides.
         let bare = "     8388608       2097152     float     sum      -1    215.3   38.96   73.04    N/A    180.0   46.60   87.38    N/A";
         assert_eq!(parse(bare).rows[0].busbw_gbs, 73.04);
+        // An old broadcast (root, no redop) and an old all-to-all (redop left blank), from microsoft/superbenchmark's
+        // test data (tests/data/nccl_broadcast.log, nccl_alltoall.log).
+        let bcast = "#       size         count    type    root     time   algbw   busbw  error     time   algbw   busbw  error\n\
+                       8589934592    2147483648   float       0    36896  232.81  232.81    N/A    36599  234.70  234.70    N/A";
+        let b = parse(bcast);
+        assert_eq!((b.rows[0].time_us, b.rows[0].busbw_gbs, b.rows[0].root), (36896.0, 232.81, Some(0)));
+        assert_eq!(b.op(), Some(Op::Broadcast));
+        assert!(!b.truncated || b.avg_busbw_gbs.is_none());
+        let a2a = "#       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error\n\
+                     8589934592     268435456   float            33508  256.36  224.31    N/A    33234  258.47  226.16    N/A";
+        let a = parse(a2a);
+        assert_eq!((a.rows[0].time_us, a.rows[0].busbw_gbs, a.rows[0].redop.as_deref()), (33508.0, 224.31, None));
+        assert_eq!(a.rank_count(Op::AllToAll), Some((8, RankSource::BusbwRatio)));
     }
 }

@@ -29,8 +29,11 @@ pub enum Constant {
     FabricEfficiency(Fabric),
     /// A fabric prior's `latency_us`.
     FabricLatency(Fabric),
-    /// `fabric::intra_node_latency` for a link.
-    IntraNodeLatency(IntraNodeLink),
+    /// NCCL's own cost model: its constant tables and formulas (`estimator_core::collective::nccl`).
+    NcclModel,
+    /// The mid-size ramps and the all-to-all constants from meta-pytorch/autoparallel
+    /// (`estimator_core::collective` `ramp.rs`, `alltoall.rs`).
+    AutoparallelRamps,
     /// `fabric::TCP_SOCKET_CAP_GBYTE_PER_S`.
     TcpSocketCap,
     /// `fabric::no_gdr_adapter_cap`.
@@ -47,7 +50,8 @@ impl Constant {
             Constant::HostStagedBusbw => "host-staged busbw".to_string(),
             Constant::FabricEfficiency(f) => format!("{} efficiency", fabric_name(f)),
             Constant::FabricLatency(f) => format!("{} latency", fabric_name(f)),
-            Constant::IntraNodeLatency(l) => format!("{} latency", link_name(l)),
+            Constant::NcclModel => "NCCL's cost model".to_string(),
+            Constant::AutoparallelRamps => "mid-size ramps".to_string(),
             Constant::TcpSocketCap => "socket cap".to_string(),
             Constant::NoGdrAdapterCap => "no-GDR cap".to_string(),
         }
@@ -65,7 +69,8 @@ impl Constant {
             Constant::HostStagedBusbw => format!("{} GB/s", catalog::HOST_STAGED_BUSBW_GBYTE_PER_S),
             Constant::FabricEfficiency(f) => format!("{}", f.prior().efficiency),
             Constant::FabricLatency(f) => format!("{} us", f.prior().latency_us),
-            Constant::IntraNodeLatency(l) => format!("{} us", fabric::intra_node_latency(l).as_micros()),
+            Constant::NcclModel => "NCCL v2.30.7 tables".to_string(),
+            Constant::AutoparallelRamps => "autoparallel 0288b2ca".to_string(),
             Constant::TcpSocketCap => format!("{} GB/s", fabric::TCP_SOCKET_CAP_GBYTE_PER_S),
             Constant::NoGdrAdapterCap => "PCIe x16 / 2".to_string(),
         }
@@ -77,18 +82,12 @@ fn fabric_name(f: Fabric) -> &'static str {
         Fabric::Infiniband => "InfiniBand",
         Fabric::Roce => "RoCE",
         Fabric::Efa => "EFA",
+        Fabric::EfaV2 => "EFA v2",
+        Fabric::EfaV3 => "EFA v3",
+        Fabric::Tcpx => "TCPX",
+        Fabric::Tcpxo => "TCPXO",
         Fabric::Rdma => "other-RDMA",
         Fabric::Tcp => "TCP",
-    }
-}
-
-fn link_name(l: IntraNodeLink) -> &'static str {
-    match l {
-        IntraNodeLink::Nvswitch => "NVSwitch",
-        IntraNodeLink::Nvlink => "NVLink",
-        IntraNodeLink::Xgmi => "xGMI",
-        IntraNodeLink::Pcie => "PCIe",
-        IntraNodeLink::PcieHostStaged => "host-staged",
     }
 }
 
@@ -215,11 +214,24 @@ pub static PROVENANCE: &[Provenance] = &[
     from(FabricLatency(Fabric::Tcp), &["cscs-alps-gh200-2x4-tcp-fallback"], "its ~50 us floor"),
     from(TcpSocketCap, &["cscs-alps-gh200-2x4-tcp-fallback"], "its 5.53 GB/s through NCCL's socket transport"),
     from(NoGdrAdapterCap, &[], "half of NCCL's PCIe x16 bandwidth (src/graph/topo.cc)"),
-    from(IntraNodeLatency(IntraNodeLink::Nvswitch), &[], "NCCL src/graph/tuning.cc, LL over NVLink"),
-    from(IntraNodeLatency(IntraNodeLink::Nvlink), &[], "NCCL src/graph/tuning.cc, LL over NVLink"),
-    from(IntraNodeLatency(IntraNodeLink::Xgmi), &["amd-mi300x-1node-xgmi"], "its 13-20 us floor"),
-    from(IntraNodeLatency(IntraNodeLink::Pcie), &[], "NCCL src/graph/tuning.cc, PCI"),
-    from(IntraNodeLatency(IntraNodeLink::PcieHostStaged), &[], "no source given in the code or its history"),
+    from(
+        FabricEfficiency(Fabric::EfaV2),
+        &[],
+        "8x p5, 279.78 GB/s of 400 at 4 GiB (NVIDIA/nccl PR #1112), a run outside the set",
+    ),
+    from(FabricLatency(Fabric::EfaV2), &["aws-p5-2node-allreduce-efa"], "the 8 B row of that run's table: 69.12 us"),
+    from(FabricEfficiency(Fabric::EfaV3), &[], "EFA v2's, assumed: no public p5en/p6 large-message run"),
+    from(FabricLatency(Fabric::EfaV3), &[], "50.58 us for 8 B on 2x p6-b200 (dstackai/dstack PR #3961)"),
+    from(FabricEfficiency(Fabric::Tcpx), &["dstack-a3high-2node-allgather-tcpx"], "its 50.17 GB/s of 100 at 8 GiB"),
+    from(FabricLatency(Fabric::Tcpx), &[], "TCPXO's floor, assumed: no public small-message TCPX run"),
+    from(FabricEfficiency(Fabric::Tcpxo), &["dstack-a3mega-2node-allgather-tcpxo"], "its 188.54 GB/s of 200 at 8 GiB"),
+    from(
+        FabricLatency(Fabric::Tcpxo),
+        &[],
+        "135.8 us for 8 B on 2 A3 Mega nodes (lessizzmore/create-a3mega-ztan-fork)",
+    ),
+    from(NcclModel, &[], "NVIDIA/nccl v2.30.7 src/graph/tuning.cc and src/enqueue.cc, read at the source"),
+    from(AutoparallelRamps, &[], "meta-pytorch/autoparallel nccl_cost_model.py, fitted there on H100 runs of its own"),
 ];
 
 /// The record of one constant.
@@ -270,12 +282,9 @@ pub fn constants_used(s: &Scenario) -> Vec<Constant> {
             }
         });
     }
-    if s.latency_override().is_none() {
-        used.push(if s.nodes() == 1 {
-            Constant::IntraNodeLatency(link)
-        } else {
-            Constant::FabricLatency(input.fabric)
-        });
+    used.extend([Constant::NcclModel, Constant::AutoparallelRamps]);
+    if s.latency_override().is_none() && s.nodes() > 1 {
+        used.push(Constant::FabricLatency(input.fabric));
     }
     if s.nodes() > 1 {
         if input.link_efficiency.is_none() {

@@ -13,12 +13,15 @@
 
 use serde::{Deserialize, Serialize};
 
+mod causes;
+mod curve;
+
 use crate::catalog::{self, GpuSpec, Lookup};
-use crate::collective::allreduce;
-use crate::import::{NcclLog, NcclTestsRun, Topology};
-use crate::report::{GdrSupport, ReportFabric, Summary};
-use crate::scenario::{Algorithm, Scenario};
-use crate::units::Bytes;
+use crate::collective::Op;
+use crate::import::{NcclLog, NcclTestsRun, RankSource, Topology};
+use crate::report::Summary;
+use crate::scenario::Scenario;
+use curve::check;
 
 /// At or above this share of the expected bus bandwidth, a run is healthy.
 pub const HEALTHY: f64 = 0.75;
@@ -78,11 +81,24 @@ pub struct SizeCheck {
     pub size_bytes: f64,
     /// Measured out-of-place bus bandwidth, GB/s.
     pub measured_busbw_gbs: f64,
-    /// The model's Ring bus bandwidth for this size, GB/s.
+    /// The model's bus bandwidth for this size (NCCL's choice of algorithm and protocol), GB/s.
     pub expected_busbw_gbs: f64,
-    /// On two nodes with NCCL's default algorithm: what Tree/NVLSTree may read instead, GB/s.
+    /// On two nodes with NCCL's default algorithm: the best Tree/NVLSTree pair's busbw, GB/s (all-reduce).
     pub expected_tree_busbw_gbs: Option<f64>,
-    /// Measured / the expectation it is judged against.
+    /// On several nodes with NCCL's default algorithm: the Ring's busbw, GB/s (all-reduce). A run between this
+    /// and `expected_busbw_gbs` is as expected.
+    #[serde(default)]
+    pub expected_ring_busbw_gbs: Option<f64>,
+    /// The model's time for this size, microseconds.
+    #[serde(default)]
+    pub expected_time_us: f64,
+    /// NCCL's algorithm for this size, as the model picks it.
+    #[serde(default)]
+    pub algorithm: String,
+    /// NCCL's protocol for this size, as the model picks it.
+    #[serde(default)]
+    pub protocol: String,
+    /// Measured / the expectation it is judged against (the nearer end when there are two).
     pub ratio: f64,
 }
 
@@ -115,8 +131,27 @@ pub struct Health {
     pub large: SizeCheck,
     /// The check at a mid size, when the run has one.
     pub mid: Option<SizeCheck>,
+    /// The collective judged (from the binary's name, else from the table: `NcclTestsRun::op`).
+    #[serde(default = "all_reduce")]
+    pub op: Op,
+    /// The run's ranks.
+    #[serde(default)]
+    pub ranks: u32,
+    /// Where the rank count came from: the rank lines, the busbw/algbw ratio, or the scenario.
+    #[serde(default)]
+    pub ranks_from: String,
+    /// The check at every size with a measurable bus bandwidth, smallest first.
+    #[serde(default)]
+    pub curve: Vec<SizeCheck>,
+    /// Where along the curve the run departs from the model, and what to look at.
+    #[serde(default)]
+    pub departure: Option<String>,
     /// Likely causes, most likely first; for a healthy run only the note on a two-node Tree reading.
     pub causes: Vec<Cause>,
+}
+
+fn all_reduce() -> Op {
+    Op::AllReduce
 }
 
 /// What else is known about the run.
@@ -130,28 +165,13 @@ pub struct Evidence<'a> {
     pub summary: Option<&'a Summary>,
 }
 
-fn check(s: &Scenario, size: f64, measured: f64) -> SizeCheck {
-    let m = allreduce(s, Bytes::new(size));
-    let tree = m.tree_2node_busbw_gbs;
-    // Above the Ring bound on two nodes with the default algorithm: Tree/NVLSTree's reading, so judge against it.
-    let against = match tree {
-        Some(t) if measured > m.busbw_gbs * 1.1 => t.max(m.busbw_gbs),
-        _ => m.busbw_gbs,
-    };
-    SizeCheck {
-        size_bytes: size,
-        measured_busbw_gbs: measured,
-        expected_busbw_gbs: m.busbw_gbs,
-        expected_tree_busbw_gbs: tree,
-        ratio: if against > 0.0 { measured / against } else { 1.0 },
-    }
-}
-
 /// What a run tells about the hardware it ran on.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RunHardware {
-    /// Ranks (GPUs).
+    /// Ranks (GPUs), from the rank lines or the busbw/algbw ratio.
     pub ranks: Option<u32>,
+    /// Where `ranks` came from.
+    pub ranks_from: Option<RankSource>,
     /// Hosts, when the rank lines name every rank's host.
     pub nodes: Option<u32>,
     /// Ranks per host, when both are known and divide evenly.
@@ -178,11 +198,17 @@ pub fn run_hardware(run: &NcclTestsRun) -> RunHardware {
         (Some(r), _, Some(d)) if r % d == 0 => (Some(r / d), Some(d)),
         _ => (None, None),
     };
-    RunHardware { ranks: run.ranks, nodes, gpus_per_node, gpu, gpu_name }
+    let counted = run.rank_count(run.op().unwrap_or(Op::AllReduce));
+    let ranks = counted.map(|c| c.0);
+    let (nodes, gpus_per_node) = match (nodes, ranks, devices) {
+        (None, Some(r), Some(d)) if r % d == 0 => (Some(r / d), Some(d)),
+        (n, _, _) => (n, gpus_per_node),
+    };
+    RunHardware { ranks, ranks_from: counted.map(|c| c.1), nodes, gpus_per_node, gpu, gpu_name }
 }
 
 /// What in the run cannot be from the scenario's hardware, one sentence each.
-fn mismatches(s: &Scenario, run: &NcclTestsRun, large: &SizeCheck) -> Vec<String> {
+fn mismatches(s: &Scenario, run: &NcclTestsRun, op: Op, large: &SizeCheck) -> Vec<String> {
     let hw = run_hardware(run);
     let mut out = Vec::new();
     if let (Some(g), Some(name)) = (hw.gpu, hw.gpu_name.as_deref())
@@ -191,11 +217,30 @@ fn mismatches(s: &Scenario, run: &NcclTestsRun, large: &SizeCheck) -> Vec<String
     {
         out.push(format!("the run's rank lines name {name} ({}); the scenario has {}", g.name, s.gpu().name));
     }
+    let ratio_range = run.ranks.is_none().then(|| run.rank_range(op)).flatten();
+    if let Some((lo, hi)) = ratio_range
+        && hw.ranks.is_none()
+        && !(lo - 0.5..=hi + 0.5).contains(&f64::from(s.participants()))
+    {
+        out.push(format!(
+            "the run has {} to {} ranks (from its busbw/algbw ratio, {}'s); the scenario has {} GPUs ({} nodes x {})",
+            lo.round(),
+            hi.round(),
+            op.name(),
+            s.participants(),
+            s.nodes(),
+            s.gpus_per_node()
+        ));
+    }
     if let Some(r) = hw.ranks
         && r != s.participants()
     {
+        let from = match hw.ranks_from {
+            Some(RankSource::BusbwRatio) => format!(" (from its busbw/algbw ratio, {}'s)", op.name()),
+            _ => String::new(),
+        };
         out.push(format!(
-            "the run has {r} ranks; the scenario has {} GPUs ({} nodes x {})",
+            "the run has {r} ranks{from}; the scenario has {} GPUs ({} nodes x {})",
             s.participants(),
             s.nodes(),
             s.gpus_per_node()
@@ -219,220 +264,51 @@ fn mismatches(s: &Scenario, run: &NcclTestsRun, large: &SizeCheck) -> Vec<String
     out
 }
 
-/// What the evidence says, one line each.
-fn evidence_lines(ev: &Evidence<'_>) -> Vec<String> {
-    let mut out = Vec::new();
-    if let Some(log) = ev.log {
-        let parts = log.facts();
-        if !parts.is_empty() {
-            out.push(format!("The NCCL log: {}.", parts.join(", ")));
-        }
-    }
-    if let Some(topo) = ev.topo {
-        let far: Vec<&str> = topo.nearest.iter().filter(|n| !n.gdr_distance_ok).map(|n| n.gpu.as_str()).collect();
-        if !topo.nearest.is_empty() {
-            out.push(if far.is_empty() {
-                "The topology: every GPU has a NIC within PXB.".to_string()
-            } else {
-                format!("The topology: {} without a NIC within PXB.", far.join(", "))
-            });
-        }
-    }
-    if let Some(x) = ev.summary {
-        out.push(format!(
-            "The node report: {} RDMA adapter{} ({}), GPUDirect RDMA {}.",
-            x.rdma_adapters,
-            if x.rdma_adapters == 1 { "" } else { "s" },
-            x.fabric.name(),
-            x.gdr.name()
-        ));
-    }
-    out
-}
-
-fn cause(id: &str, text: String, check: &[&str]) -> Cause {
-    Cause { id: id.to_string(), text, check: check.iter().map(|t| t.to_string()).collect() }
-}
-
-/// Judges a measured run on the hardware of `s` (its nodes and GPUs should be the run's). `None` when the run has
-/// no table row.
+/// Judges a measured run of any collective on the hardware of `s` (its nodes and GPUs should be the run's), at
+/// every size it has. `None` when the run has no table row.
 pub fn judge(s: &Scenario, run: &NcclTestsRun, ev: Evidence<'_>) -> Option<Health> {
-    let rows: Vec<(f64, f64)> = run
+    let op = run.op().unwrap_or(Op::AllReduce);
+    let mut rows: Vec<(f64, f64)> = run
         .rows
         .iter()
         .filter(|r| r.size_bytes >= 1.0 && r.busbw_gbs.is_finite())
         .map(|r| (r.size_bytes, r.busbw_gbs))
         .collect();
+    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+    rows.dedup_by(|a, b| a.0 == b.0);
     // The large check: the best bus bandwidth among the large sizes (or the largest size when none is large).
     let large_rows: Vec<&(f64, f64)> = rows.iter().filter(|(size, _)| *size >= LARGE_BYTES).collect();
-    let (size, busbw) = if large_rows.is_empty() {
-        *rows.iter().max_by(|a, b| a.0.total_cmp(&b.0))?
-    } else {
-        **large_rows.iter().max_by(|a, b| a.1.total_cmp(&b.1))?
-    };
-    let large = check(s, size, busbw);
+    let (size, busbw) =
+        if large_rows.is_empty() { *rows.last()? } else { **large_rows.iter().max_by(|a, b| a.1.total_cmp(&b.1))? };
+    let large = check(s, op, size, busbw);
     let mid = rows
         .iter()
         .filter(|(size, _)| *size < LARGE_BYTES)
         .min_by(|a, b| (a.0.ln() - MID_BYTES.ln()).abs().total_cmp(&(b.0.ln() - MID_BYTES.ln()).abs()))
         .filter(|(size, _)| *size >= 64.0 * 1024.0 && *size <= 64.0 * 1024.0 * 1024.0)
-        .map(|&(size, busbw)| check(s, size, busbw));
-    let mismatch = mismatches(s, run, &large);
-    let evidence = evidence_lines(&ev);
-    if !mismatch.is_empty() {
-        return Some(Health { verdict: Verdict::Mismatch, mismatch, evidence, large, mid, causes: Vec::new() });
-    }
-    let verdict = Verdict::of(large.ratio);
-    let mut causes = Vec::new();
-    let multi = s.nodes() > 1;
-    let rdma_hw = s.input().fabric.is_rdma()
-        || ev.summary.is_some_and(|x| matches!(x.fabric, ReportFabric::Infiniband | ReportFabric::Roce));
-
-    if let Some(log) = ev.log {
-        if multi && rdma_hw && log.transport.as_deref() == Some("socket") {
-            cause_push(
-                &mut causes,
-                cause(
-                    "socket-fallback",
-                    "NCCL fell back to TCP sockets (NET/Socket) although the nodes have RDMA adapters".to_string(),
-                    &[
-                        "check NCCL_IB_DISABLE is unset and NCCL_IB_HCA names the adapters (ibv_devinfo)",
-                        "install the RDMA user-space provider (rdma-core) or the fabric's NCCL net plugin",
-                        "NCCL_DEBUG=INFO should print 'NET/IB : Using [0]mlx5_0:1/IB ...'",
-                    ],
-                ),
-            );
-        }
-        if multi && log.gdr == Some(false) && log.transport.as_deref() != Some("socket") {
-            cause_push(
-                &mut causes,
-                cause(
-                    "gdr-off",
-                    "GPUDirect RDMA is off: the network channels run through host memory (no /GDRDMA)".to_string(),
-                    &[
-                        "load the peer-memory module: modprobe nvidia_peermem",
-                        "NCCL_NET_GDR_LEVEL=PHB (or SYS) when GPUs are further from their NIC than NCCL's default allows",
-                        "on RoCE, NCCL_IB_GID_INDEX must name the RoCE v2 GID (probe-cli report shows it)",
-                    ],
-                ),
-            );
-        }
-        let present = ev
-            .summary
-            .map(|x| x.rdma_adapters)
-            .filter(|n| *n > 0)
-            .or_else(|| u32::try_from(s.input().adapters_per_node).ok().filter(|n| *n > 0 && rdma_hw));
-        if let (Some(used), Some(present)) = (log.nics_used, present)
-            && multi
-            && used < present
-        {
-            cause_push(
-                &mut causes,
-                cause(
-                    "fewer-nics",
-                    format!("NCCL used {used} of the node's {present} RDMA adapters"),
-                    &["NCCL_IB_HCA should list every adapter (or be unset)", "check that each port is ACTIVE (ibstat)"],
-                ),
-            );
-        }
-        if log.intra_node.iter().any(|k| k == "SHM") && !log.intra_node.iter().any(|k| k.starts_with("P2P")) {
-            cause_push(
-                &mut causes,
-                cause(
-                    "p2p-disabled",
-                    "inside the node NCCL goes through shared host memory (SHM), not GPU peer-to-peer".to_string(),
-                    &["unset NCCL_P2P_DISABLE", "disable ACS on the PCIe switches, or enable IOMMU passthrough"],
-                ),
-            );
-        }
-    }
-    if let Some(topo) = ev.topo
-        && multi
-    {
-        let far: Vec<&str> = topo.nearest.iter().filter(|n| !n.gdr_distance_ok).map(|n| n.gpu.as_str()).collect();
-        if !far.is_empty() {
-            cause_push(
-                &mut causes,
-                cause(
-                    "gpu-far-from-nic",
-                    format!(
-                        "{} {} no NIC within PXB (PHB/NODE/SYS): NCCL's default disables GPUDirect RDMA there",
-                        far.join(", "),
-                        if far.len() == 1 { "has" } else { "have" }
-                    ),
-                    &[
-                        "NCCL_NET_GDR_LEVEL=SYS to allow GPUDirect RDMA over the CPU (often slower)",
-                        "check the GPU-NIC pairing",
-                    ],
-                ),
-            );
-        }
-    }
-    if let Some(x) = ev.summary
-        && multi
-        && x.gdr == GdrSupport::NotSupported
-        && rdma_hw
-        && !causes.iter().any(|c| c.id == "gdr-off")
-    {
-        cause_push(
-            &mut causes,
-            cause(
-                "gdr-off",
-                "the node report says GPUDirect RDMA is not supported (no peer-memory module or DMA-BUF)".to_string(),
-                &["modprobe nvidia_peermem", "probe-cli report shows the reasons under GDR"],
-            ),
-        );
-    }
-    if large.measured_busbw_gbs > large.expected_busbw_gbs * 1.1
-        && s.nodes() == 2
-        && s.input().algorithm == Algorithm::Auto
-    {
-        cause_push(
-            &mut causes,
-            cause(
-                "tree-reading",
-                format!(
-                    "{:.0} GB/s is above the Ring bound of {:.0} GB/s: on two nodes NCCL's default Tree/NVLSTree moves \
-                     less than 2(N-1)/N x the size through the NICs, so nccl-tests' busbw reads high. This is not a \
-                     sign of health; compare with NCCL_ALGO=Ring",
-                    large.measured_busbw_gbs, large.expected_busbw_gbs
-                ),
-                &["NCCL_ALGO=Ring all_reduce_perf -b 1G -e 8G -f 2 for the fabric's own figure"],
-            ),
-        );
-    }
-    if verdict != Verdict::Healthy && causes.iter().all(|c| c.id == "tree-reading") {
-        cause_push(
-            &mut causes,
-            cause(
-                "unexplained",
-                "nothing given explains it: add the run's NCCL_DEBUG=INFO log, nvidia-smi topo -m and probe-cli report"
-                    .to_string(),
-                &[
-                    "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET",
-                    "check every port with ibstat (State: Active, the full Rate)",
-                ],
-            ),
-        );
-    }
-    if verdict == Verdict::Healthy {
-        // Nothing to explain: keep only what reads the figure (the two-node Tree note).
-        causes.retain(|c| c.id == "tree-reading");
-    }
-    Some(Health { verdict, mismatch, evidence, large, mid, causes })
-}
-
-fn cause_push(causes: &mut Vec<Cause>, c: Cause) {
-    if !causes.iter().any(|x| x.id == c.id) {
-        causes.push(c);
-    }
+        .map(|&(size, busbw)| check(s, op, size, busbw));
+    // Every size with a measurable bus bandwidth (nccl-tests prints 0.00 below about 1 KiB).
+    let curve: Vec<SizeCheck> =
+        rows.iter().filter(|(_, b)| *b > 0.0).map(|&(size, busbw)| check(s, op, size, busbw)).collect();
+    let (ranks, ranks_from) = match run.rank_count(op) {
+        Some((r, from)) => (r, from.describe().to_string()),
+        None => (s.participants(), "the scenario (the run does not say)".to_string()),
+    };
+    let mismatch = mismatches(s, run, op, &large);
+    let evidence = causes::evidence_lines(&ev);
+    let departure = curve::departure(&curve);
+    let verdict = if mismatch.is_empty() { Verdict::of(large.ratio) } else { Verdict::Mismatch };
+    let causes = if mismatch.is_empty() { causes::causes(s, &ev, &large, verdict) } else { Vec::new() };
+    Some(Health { verdict, op, ranks, ranks_from, mismatch, evidence, large, mid, curve, departure, causes })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ScenarioInput;
+    use crate::collective::{allreduce, collective};
     use crate::import::{NcclTestsRow, nccl_log};
+    use crate::units::Bytes;
+    use crate::{Algorithm, ScenarioInput};
 
     fn run_at(busbw: &[(f64, f64)]) -> NcclTestsRun {
         NcclTestsRun {
@@ -502,6 +378,76 @@ mod tests {
         let h = judge(&s, &run_at(&[(size, tree * 0.98)]), Evidence::default()).expect("a row");
         assert_eq!(h.verdict, Verdict::Healthy);
         assert!(h.causes.iter().any(|c| c.id == "tree-reading"), "{:?}", h.causes);
+        // The Ring's figure on the same two nodes (NCCL_ALGO=Ring, or no NVLS) is as expected too.
+        let ring = h.large.expected_ring_busbw_gbs.expect("a ring figure");
+        let h = judge(&s, &run_at(&[(size, ring)]), Evidence::default()).expect("a row");
+        assert_eq!((h.verdict, h.large.ratio), (Verdict::Healthy, 1.0));
+    }
+
+    /// A table of `op` on the scenario at `share` of the model above 64 MiB and `small` below, as nccl-tests
+    /// prints it: the binary's name, sizes doubling, algbw and busbw by the op's factor.
+    fn curve_run(s: &Scenario, op: Op, share: f64, small: f64, named: bool) -> NcclTestsRun {
+        let factor = op.busbw_factor(s.participants());
+        let mut rows = Vec::new();
+        let mut size = 1024.0;
+        while size <= 8.0 * 1024.0 * 1024.0 * 1024.0 {
+            let e = collective(s, op, Bytes::new(size));
+            let k = if size >= 64.0 * 1024.0 * 1024.0 { share } else { small };
+            let algbw = ((e.algbw_gbs * k) * 100.0).round() / 100.0;
+            rows.push(NcclTestsRow {
+                size_bytes: size,
+                time_us: e.time_us / k,
+                algbw_gbs: algbw,
+                busbw_gbs: ((algbw * factor) * 100.0).round() / 100.0,
+                redop: Some(if matches!(op, Op::AllReduce | Op::ReduceScatter) { "sum" } else { "none" }.into()),
+                root: Some(-1),
+                ..Default::default()
+            });
+            size *= 4.0;
+        }
+        NcclTestsRun { test: named.then(|| format!("{}_perf", op.name())), rows, ..Default::default() }
+    }
+
+    #[test]
+    fn any_collective_is_judged_at_every_size_and_says_where_it_departs() {
+        let s = Scenario::new(ScenarioInput { nodes: 4, ..ScenarioInput::default() }).expect("valid");
+        for op in [Op::AllGather, Op::ReduceScatter, Op::AllToAll, Op::AllReduce] {
+            let h = judge(&s, &curve_run(&s, op, 1.0, 1.0, true), Evidence::default()).expect("rows");
+            assert_eq!((h.op, h.verdict), (op, Verdict::Healthy), "{op:?}");
+            assert!(h.departure.as_deref().is_some_and(|d| d.starts_with("As expected at every size")), "{h:?}");
+            assert!(h.curve.len() >= 10);
+        }
+        let slow_small =
+            judge(&s, &curve_run(&s, Op::AllGather, 1.0, 1.0 / 3.0, true), Evidence::default()).expect("rows");
+        assert_eq!(slow_small.verdict, Verdict::Healthy);
+        let d = slow_small.departure.expect("a departure");
+        assert!(d.starts_with("As expected from 64 MiB up; 3."), "{d}");
+        assert!(d.contains("latency-bound"), "{d}");
+        let slow_large = judge(&s, &curve_run(&s, Op::AllGather, 0.5, 1.0, true), Evidence::default()).expect("rows");
+        assert_eq!(slow_large.verdict, Verdict::Degraded);
+        assert!(slow_large.departure.expect("a departure").contains("bandwidth-bound"));
+    }
+
+    #[test]
+    fn the_rank_count_comes_from_the_busbw_ratio_when_the_run_has_no_rank_lines() {
+        for nodes in [3, 16] {
+            let s = Scenario::new(ScenarioInput { nodes, ..ScenarioInput::default() }).expect("valid");
+            for op in [Op::AllReduce, Op::AllGather] {
+                let run = curve_run(&s, op, 1.0, 1.0, false);
+                assert_eq!(run.op(), Some(op));
+                if nodes == 3 {
+                    assert_eq!(run.rank_count(op), Some((24, RankSource::BusbwRatio)), "{op:?}");
+                }
+                let (lo, hi) = run.rank_range(op).expect("a range");
+                assert!(lo - 0.5 <= f64::from(s.participants()) && f64::from(s.participants()) <= hi + 0.5);
+                assert_eq!(run.nodes_for(8), Some(u32::try_from(nodes).expect("small")), "{nodes} {op:?}");
+                // Judged on two nodes, the count says it is another run.
+                let two = Scenario::new(ScenarioInput::default()).expect("valid");
+                let h = judge(&two, &run, Evidence::default()).expect("rows");
+                assert_eq!(h.verdict, Verdict::Mismatch);
+                assert!(h.mismatch[0].contains("busbw/algbw ratio"), "{:?}", h.mismatch);
+            }
+        }
     }
 
     #[test]

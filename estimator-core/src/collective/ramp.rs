@@ -1,0 +1,123 @@
+//! The mid-size correction NCCL's model lacks: at mid sizes a ring's pipeline is not full and NVLSTree has not
+//! reached its peak, so the time is longer than NCCL's bandwidth says (NCCL's own model is 18-37% fast at
+//! 16-128 MiB on H100, `../shared/research/nccl-protocol-model.md` §9).
+//!
+//! Source: meta-pytorch/autoparallel `autoparallel/cost_models/nccl_cost_model.py` (commit `0288b2ca`), fitted
+//! there on H100 NVSwitch nccl-tests at 2-8 nodes (PRs #365, #425), none of which is in this project's
+//! calibration set. Each table multiplies the algorithm bandwidth and is indexed by the bytes per GPU
+//! (`size / ranks`) at `64 x 2^i`:
+//! - `_RING_CORRECTION_FACTOR` (L669-697, applied at L591-601): every Ring protocol and collective across nodes;
+//!   beyond 4 nodes its factors below 1 are raised to `1 + 0.2 (log2i(nodes) - 2)`, each at most twice the one
+//!   before (L700-719, PR #425);
+//! - `_NVLS_TREE_RAMP` (L862-890, applied at L1043-1048): NVLSTree all-reduce. autoparallel's cause, "NVLS
+//!   protocol startup" (L856-858), is NVLS's own, so the ramp is applied to one node's NVLS all-reduce as well,
+//!   which autoparallel prices from its own single-node measurements instead (L729-747);
+//! - `_RING_SYNC_OVERHEAD_PER_NODE` (L722-727, applied at L522-528): 4.7 µs per node added to a multi-node ring's
+//!   latency, times `(nodes/4)^0.65` beyond 4 nodes ("per-node coordination overhead (barrier sync, NIC
+//!   arbitration) not captured by per-step constants", fitted on H100 all-gather small messages at 2-8 nodes).
+//!   autoparallel's tables reach 32 nodes (PR #474); beyond that the overhead is held at its 32-node value
+//!   rather than extrapolated.
+//!
+//! autoparallel reads between entries linearly; here the factor is read between entries geometrically (linear
+//! in log f), which changes no entry and keeps the time of a larger message from ever being shorter (every
+//! step between entries is at most 2x).
+
+use super::nccl::{Algo, Coll, Comm, Proto};
+
+/// `_RING_CORRECTION_FACTOR`, 64 B .. 512 MiB per GPU.
+const RING: [f64; 24] = [
+    1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.10, 0.18, 0.30, 0.43, 0.63, 0.55, 0.78, 0.93, 1.0, 1.0,
+    1.0, 1.0, 1.0,
+];
+
+/// `_NVLS_TREE_RAMP`, 64 B .. 512 MiB per GPU.
+const NVLS_TREE: [f64; 24] = [
+    1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.10, 0.10, 0.15, 0.28, 0.41, 0.55, 0.72, 0.88, 1.0, 1.0, 1.0, 1.0, 1.0,
+    1.0, 1.0, 1.0,
+];
+
+/// `_RING_SYNC_OVERHEAD_PER_NODE`, µs per node.
+const RING_SYNC_US_PER_NODE: f64 = 4.7;
+/// The most nodes the sync overhead is read at (autoparallel's tables stop at 32).
+const RING_SYNC_MAX_NODES: f64 = 32.0;
+
+/// The latency a multi-node Ring pays on top of NCCL's, µs; 0 on one node and for other algorithms.
+pub fn ring_sync_us(comm: &Comm, a: Algo) -> f64 {
+    if a != Algo::Ring || comm.nodes <= 1 {
+        return 0.0;
+    }
+    let n = f64::from(comm.nodes).min(RING_SYNC_MAX_NODES);
+    let mut us = RING_SYNC_US_PER_NODE * n;
+    if n > 4.0 {
+        us *= (n / 4.0).powf(0.65);
+    }
+    us
+}
+
+/// The factor on the bandwidth of `(a, p)` for `bytes` (nccl-tests' size); 1 where no correction applies.
+pub fn factor(comm: &Comm, c: Coll, a: Algo, _p: Proto, bytes: f64) -> f64 {
+    let per_gpu = bytes / f64::from(comm.ranks.max(1));
+    match a {
+        Algo::Ring if comm.nodes > 1 => read(&depth_scaled(comm.nodes), per_gpu),
+        Algo::NvlsTree | Algo::Nvls if c == Coll::AllReduce => read(&NVLS_TREE, per_gpu),
+        _ => 1.0,
+    }
+}
+
+/// `_depth_scaled_ring_correction`: the Ring table for `nodes`.
+fn depth_scaled(nodes: u32) -> [f64; 24] {
+    let mut table = RING;
+    if nodes <= 4 {
+        return table;
+    }
+    let exp = 1.0 + 0.2 * (f64::from(nodes).log2().floor() - 2.0);
+    for i in 0..table.len() {
+        let mut f = table[i];
+        if f < 1.0 {
+            f = f.powf(exp);
+        }
+        if i > 0 {
+            f = f.min(2.0 * table[i - 1]);
+        }
+        table[i] = f;
+    }
+    table
+}
+
+/// A table indexed by `log2(bytes_per_gpu / 64)`, read geometrically between entries and held at its ends.
+pub(crate) fn read(table: &[f64; 24], bytes_per_gpu: f64) -> f64 {
+    let x = (bytes_per_gpu / 64.0).max(1.0).log2();
+    let last = table.len() - 1;
+    if x >= last as f64 {
+        return table[last];
+    }
+    let i = x.floor() as usize;
+    let t = x - i as f64;
+    table[i].powf(1.0 - t) * table[i + 1].powf(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_are_read_as_published() {
+        assert_eq!(read(&RING, 64.0 * 2f64.powi(11)), 0.10);
+        assert!((read(&RING, 64.0 * 2f64.powi(15)) - 0.63).abs() < 1e-12);
+        assert!((read(&NVLS_TREE, 64.0 * 2f64.powi(14)) - 0.72).abs() < 1e-12);
+        assert_eq!(read(&RING, 1e12), 1.0);
+        assert_eq!(read(&RING, 1.0), 1.0);
+    }
+
+    #[test]
+    fn deeper_rings_ramp_later_and_never_jump_more_than_twice() {
+        let eight = depth_scaled(8);
+        assert!((eight[11] - 0.1f64.powf(1.2)).abs() < 1e-12);
+        assert!((eight[12] - 2.0 * eight[11]).abs() < 1e-12, "clamped to twice the entry before");
+        for t in [RING, NVLS_TREE, depth_scaled(16), depth_scaled(1024)] {
+            for w in t.windows(2) {
+                assert!(w[1] <= 2.0 * w[0] + 1e-12);
+            }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! `probe-cli estimate collective` and `probe-cli estimate allreduce`: what nccl-tests would print for one
+//! collective on this hardware, and how NCCL runs it. `allreduce` is `collective --op all_reduce` with the keys it
+//! always had.
+
+use std::fmt::Write as _;
+
+use estimator_core::collective::{self, CollectiveEstimate, Op};
+use estimator_core::{AllReduceEstimate, Bytes, Scenario, ScenarioInput, Seconds, allreduce as model_allreduce, human};
+use serde::Serialize;
+
+use crate::cli::{AllreduceArgs, CollectiveArgs};
+use crate::files::load_report;
+use crate::outcome::{Failure, Outcome};
+use crate::output::{diag, print_json, print_text};
+use crate::scenario::{apply_cluster, usage};
+
+/// The scenario and the size the flags describe, and with `--report` what it took from the report.
+fn scenario(a: &AllreduceArgs) -> Result<(Scenario, Bytes, Vec<String>), Failure> {
+    let bytes = collective::message_bytes(a.bytes).map_err(|e| usage(&e))?;
+    let summary = a.report.as_deref().map(load_report).transpose()?.map(|(head, _)| head.summary);
+    let mut input = ScenarioInput::default();
+    let taken = apply_cluster(&mut input, &a.cluster, a.nodes, summary.as_ref())?;
+    let s = Scenario::new(input).map_err(|e| usage(&e))?;
+    for w in s.warnings() {
+        diag(&format!("warning: {w}"));
+    }
+    Ok((s, bytes, taken))
+}
+
+/// The sizes of `--table`: 8 bytes doubling up to the size, which ends the table.
+fn table_sizes(bytes: Bytes) -> Vec<Bytes> {
+    let mut sizes = Vec::new();
+    let mut size = 8.0;
+    while size < bytes.get() {
+        sizes.push(Bytes::new(size));
+        size *= 2.0;
+    }
+    sizes.push(bytes);
+    sizes
+}
+
+/// `estimate collective --json`.
+#[derive(Serialize)]
+struct CollectiveDocument<'a> {
+    #[serde(flatten)]
+    largest: &'a CollectiveEstimate,
+    gpu: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    rows: Vec<CollectiveEstimate>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    from_report: Option<&'a [String]>,
+    warnings: &'a [String],
+}
+
+/// Runs `estimate collective`.
+pub fn collective(a: &CollectiveArgs) -> Result<Outcome, Failure> {
+    let (s, bytes, taken) = scenario(&a.common)?;
+    let largest = collective::collective(&s, a.op, bytes);
+    let rows = if a.common.table {
+        table_sizes(bytes).into_iter().map(|b| collective::collective(&s, a.op, b)).collect()
+    } else {
+        Vec::new()
+    };
+    if a.common.cluster.json {
+        print_json(&CollectiveDocument {
+            largest: &largest,
+            gpu: s.gpu().key,
+            rows,
+            from_report: a.common.report.is_some().then_some(taken.as_slice()),
+            warnings: s.warnings(),
+        })?;
+        return Ok(Outcome::Clean);
+    }
+    let shown: Vec<Row> = if rows.is_empty() { vec![Row::of(&largest)] } else { rows.iter().map(Row::of).collect() };
+    print_text(&text(&s, a.op, &largest, &shown, &taken))?;
+    Ok(Outcome::Clean)
+}
+
+/// `estimate allreduce --json`.
+#[derive(Serialize)]
+struct AllreduceDocument<'a> {
+    #[serde(flatten)]
+    largest: &'a AllReduceEstimate,
+    gpu: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    rows: Vec<AllReduceEstimate>,
+    warnings: &'a [String],
+}
+
+/// Runs `estimate allreduce`.
+pub fn allreduce(a: &AllreduceArgs) -> Result<Outcome, Failure> {
+    let (s, bytes, taken) = scenario(a)?;
+    let largest = model_allreduce(&s, bytes);
+    let rows: Vec<AllReduceEstimate> =
+        if a.table { table_sizes(bytes).into_iter().map(|b| model_allreduce(&s, b)).collect() } else { Vec::new() };
+    if a.cluster.json {
+        print_json(&AllreduceDocument { largest: &largest, gpu: s.gpu().key, rows, warnings: s.warnings() })?;
+        return Ok(Outcome::Clean);
+    }
+    let full = collective::collective(&s, Op::AllReduce, bytes);
+    let shown: Vec<Row> =
+        if rows.is_empty() { vec![Row::of_allreduce(&largest)] } else { rows.iter().map(Row::of_allreduce).collect() };
+    let mut t = text(&s, Op::AllReduce, &full, &shown, &taken);
+    if let Some(tree) = largest.tree_2node_busbw_gbs {
+        let _ = writeln!(
+            t,
+            "\nOn two nodes the best Tree/NVLSTree pair reads {} GB/s busbw at this size (it moves fewer bytes over \
+             the network than a ring); NCCL_ALGO=Ring (--algo ring) measures the network alone.",
+            human::num(tree, 1)
+        );
+    }
+    print_text(&t)?;
+    Ok(Outcome::Clean)
+}
+
+/// One printed row.
+struct Row {
+    bytes: f64,
+    time_us: f64,
+    algbw: f64,
+    busbw: f64,
+    algorithm: &'static str,
+    protocol: &'static str,
+}
+
+impl Row {
+    fn of(e: &CollectiveEstimate) -> Row {
+        Row {
+            bytes: e.bytes.get(),
+            time_us: e.time_us,
+            algbw: e.algbw_gbs,
+            busbw: e.busbw_gbs,
+            algorithm: e.algorithm,
+            protocol: e.protocol,
+        }
+    }
+
+    fn of_allreduce(e: &AllReduceEstimate) -> Row {
+        Row {
+            bytes: e.size_bytes.get(),
+            time_us: e.time_us,
+            algbw: e.algbw_gbs,
+            busbw: e.busbw_gbs,
+            algorithm: e.algorithm,
+            protocol: e.protocol,
+        }
+    }
+}
+
+/// The human report: the hardware, the busbw factor, NCCL's choice, the ceiling, then nccl-tests' columns.
+fn text(s: &Scenario, op: Op, e: &CollectiveEstimate, rows: &[Row], taken: &[String]) -> String {
+    let mut t = String::new();
+    for line in taken {
+        let _ = writeln!(t, "from the report: {line}");
+    }
+    let factor = match op {
+        Op::AllReduce => "2(n-1)/n",
+        Op::AllGather | Op::ReduceScatter | Op::AllToAll => "(n-1)/n",
+        Op::Broadcast => "1",
+    };
+    let _ = writeln!(
+        t,
+        "{} of {} on {} ({} x {} {}): busbw factor {factor} = {}",
+        op.name(),
+        human::binary(e.bytes),
+        human::plural(u64::from(e.ranks), "rank"),
+        human::plural(u64::from(s.nodes()), "node"),
+        s.gpus_per_node(),
+        s.gpu().name,
+        human::num(op.busbw_factor(e.ranks), 3)
+    );
+    if e.ranks > 1 {
+        let _ = writeln!(
+            t,
+            "NCCL picks {}/{} on {} at this size; latency {}{}",
+            e.algorithm,
+            e.protocol,
+            human::plural(u64::from(e.channels), "channel"),
+            human::secs(Seconds::from_micros(e.latency_us)),
+            if e.latency_bound { " (latency-bound: most of the time)" } else { "" }
+        );
+        let _ = writeln!(
+            t,
+            "ceiling: {} GB/s busbw at large sizes, limited by {}",
+            human::num(e.peak_busbw_gbs, 1),
+            e.bottleneck.describe()
+        );
+    }
+    // The columns of nccl-tests' *_perf, with its decimals, so the two read side by side.
+    let _ = writeln!(
+        t,
+        "\n  {:>14}  {:>12}  {:>10}  {:>10}  {:>9}  {:>6}",
+        "size (B)", "time (us)", "algbw", "busbw", "algorithm", "proto"
+    );
+    for r in rows {
+        let _ = writeln!(
+            t,
+            "  {:>14}  {:>12}  {:>10}  {:>10}  {:>9}  {:>6}",
+            human::fixed(r.bytes, 0),
+            human::fixed(r.time_us, 1),
+            human::fixed(r.algbw, 2),
+            human::fixed(r.busbw, 2),
+            r.algorithm,
+            r.protocol
+        );
+    }
+    t
+}
