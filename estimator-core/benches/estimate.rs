@@ -1,9 +1,11 @@
-//! One estimate and a 100-point sweep: the page redraws its charts from these on every keystroke.
+//! One estimate and a 100-point sweep: the page redraws its charts from these on every keystroke. One collective
+//! and a 100-size collective sweep: what `estimate collective --table` and the health curve compute.
 
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use estimator_core::{Scenario, ScenarioInput, estimate, sweep_nodes};
+use estimator_core::collective::{self, Op};
+use estimator_core::{Bytes, Scenario, ScenarioInput, estimate, sweep_nodes};
 
 fn benches(c: &mut Criterion) {
     let s = Scenario::new(ScenarioInput::default()).expect("the default scenario is valid");
@@ -11,6 +13,15 @@ fn benches(c: &mut Criterion) {
     let nodes: Vec<u32> = (1..=100).collect();
     c.bench_function("sweep_nodes, 100 points", |b| {
         b.iter(|| sweep_nodes(black_box(&s), black_box(&nodes)).expect("valid"))
+    });
+    c.bench_function("collective, one all_reduce of 25 MiB (NCCL's choice)", |b| {
+        b.iter(|| collective::collective(black_box(&s), Op::AllReduce, black_box(Bytes::mib(25.0))))
+    });
+    // 100 sizes from 8 B up by 2^(1/3): nccl-tests' -b 8 -e 8G -f 2 has 31; this is three times as fine.
+    c.bench_function("collective sweep, 100 sizes (all_gather)", |b| {
+        b.iter(|| {
+            collective::sweep(black_box(&s), Op::AllGather, Bytes::new(8.0), Bytes::new(1e15), 2f64.powf(1.0 / 3.0))
+        })
     });
 }
 

@@ -313,3 +313,66 @@ fn catalog_lists_every_required_gpu_with_a_source() {
     assert!(gpus.iter().all(|g| g.get("source").and_then(Value::as_str).is_some_and(|s| s.len() > 20)));
     assert_eq!(v.pointer("/fabrics").and_then(Value::as_array).map(Vec::len), Some(estimator_core::Fabric::ALL.len()));
 }
+
+#[test]
+fn collective_gives_each_op_with_nccl_tests_definitions_and_nccls_choice() {
+    let hw = ["--bytes", "1GiB", "--nodes", "4", "--adapters", "8", "--link-gbps", "400", "--fabric", "ib"];
+    let size = 1024.0 * 1024.0 * 1024.0;
+    for (op, factor) in [
+        ("all_reduce", 2.0 * 31.0 / 32.0),
+        ("all_gather", 31.0 / 32.0),
+        ("reduce_scatter", 31.0 / 32.0),
+        ("broadcast", 1.0),
+        ("alltoall", 31.0 / 32.0),
+    ] {
+        let mut args = vec!["estimate", "collective", "--op", op];
+        args.extend(hw);
+        let v = json(&args);
+        assert_eq!(v.pointer("/op").and_then(Value::as_str), Some(op));
+        assert_eq!(f(&v, "/bytes"), size);
+        let (t, alg, bus) = (f(&v, "/time_us"), f(&v, "/algbw_gbs"), f(&v, "/busbw_gbs"));
+        assert!((alg - size / 1e9 / (t / 1e6)).abs() < 1e-6 * alg, "{op}: algbw = size / time");
+        assert!((bus - alg * factor).abs() < 1e-6 * bus, "{op}: busbw factor");
+        for key in ["/algorithm", "/protocol", "/bottleneck"] {
+            assert!(v.pointer(key).and_then(Value::as_str).is_some_and(|s| !s.is_empty()), "{op}{key}");
+        }
+        assert!(f(&v, "/channels") >= 1.0);
+    }
+    // `estimate allreduce` gives the same figures as `--op all_reduce`.
+    let mut ar = vec!["estimate", "allreduce"];
+    ar.extend(hw);
+    let mut op = vec!["estimate", "collective", "--op", "all_reduce"];
+    op.extend(hw);
+    let (a, b) = (json(&ar), json(&op));
+    for key in ["/time_us", "/algbw_gbs", "/busbw_gbs", "/peak_busbw_gbs", "/latency_us"] {
+        assert_eq!(f(&a, key), f(&b, key), "{key}");
+    }
+    assert_eq!(a.pointer("/algorithm"), b.pointer("/algorithm"));
+    // --table is nccl-tests' sweep from 8 bytes, doubling, ending at the size; times grow with the size.
+    let mut table = vec!["estimate", "collective", "--op", "reduce_scatter", "--table"];
+    table.extend(hw);
+    let rows = json(&table).pointer("/rows").and_then(Value::as_array).cloned().expect("rows");
+    assert_eq!(rows.len(), 28, "8 B .. 1 GiB");
+    assert!(rows.windows(2).all(|w| f(&w[0], "/time_us") <= f(&w[1], "/time_us")));
+    assert_eq!(rows[0].pointer("/protocol").and_then(Value::as_str), Some("LL"), "small sizes are LL");
+    // An unknown op is a usage error naming the flag.
+    let out = cli().args(["estimate", "collective", "--op", "all_scatter", "--bytes", "1G"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--op"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn health_judges_an_all_gather_run_and_counts_its_ranks_from_its_ratio() {
+    // Two GCP A3 Mega nodes over GPUDirect-TCPXO, an excerpt without rank lines (dstackai/dstack's README).
+    let run = common::data("nccl-tests/raw/dstack-a3mega-2node-allgather-tcpxo.txt");
+    let run = run.to_str().expect("utf-8 path");
+    let args = ["health", run, "--fabric", "tcpxo", "--adapters", "8", "--link-gbps", "200", "--exit-zero"];
+    let v = json(&args);
+    assert_eq!(v.pointer("/op").and_then(Value::as_str), Some("all_gather"));
+    assert_eq!(f(&v, "/ranks"), 16.0);
+    assert!(v.pointer("/ranks_from").and_then(Value::as_str).is_some_and(|s| s.contains("busbw/algbw")), "{v}");
+    assert_eq!(v.pointer("/verdict").and_then(Value::as_str), Some("healthy"), "{v}");
+    let curve = v.pointer("/curve").and_then(Value::as_array).expect("a curve");
+    assert!(curve.len() >= 8, "every size with a bus bandwidth");
+    assert!(v.pointer("/departure").and_then(Value::as_str).is_some(), "{v}");
+}

@@ -564,3 +564,32 @@ async fn the_mounted_page() {
     the_first_screen_leads_with_the_step_and_what_does_not_fit().await;
     stale_and_implausible_values_are_marked_everywhere().await;
 }
+
+const RUN_309: &str = include_str!("../../tests/data/nccl-tests/raw/nccl-tests-309-h100-8x400ib-2-4-8node.txt");
+
+/// One run of the file: the lines of section `start` up to the next section.
+fn section(start: &str) -> String {
+    RUN_309
+        .lines()
+        .skip_while(|l| !l.contains(start))
+        .skip(1)
+        .take_while(|l| !l.starts_with("==="))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[wasm_bindgen_test]
+fn a_pasted_run_is_drawn_against_the_model_and_its_rank_count_read_from_its_ratio() {
+    // Two nodes as B has them: judged at every size, drawn as two lines.
+    let r = report::handle("", Side::B, Some("run.txt"), None, &section("=== A)"));
+    assert!(r.html.contains("Verdict: <b>healthy</b>"), "{}", r.html);
+    assert!(r.html.contains("from the run&#39;s busbw/algbw ratio"), "{}", r.html);
+    assert!(r.html.contains("id=\"report-departure\""), "{}", r.html);
+    assert!(r.html.contains("id=\"report-curve\"") && r.html.contains("<svg"), "{}", r.html);
+    assert!(r.html.contains("class=\"line-a\"") && r.html.contains("class=\"line-b\""), "{}", r.html);
+    // Four nodes with no rank lines: the busbw/algbw ratio says 32 ranks, not B's 16, and the page offers them.
+    let r = report::handle("", Side::B, Some("run.txt"), None, &section("=== B)"));
+    assert!(r.html.contains("Verdict: <b>mismatch</b>"), "{}", r.html);
+    assert!(r.html.contains("32 ranks"), "{}", r.html);
+    assert!(r.html.contains("4 nodes"), "the offer names the run's node count: {}", r.html);
+}

@@ -282,14 +282,18 @@ fn estimate_on(s: &Scenario, c: &nccl::Comm, scale: f64, op: Op, bytes: Bytes) -
     }
 }
 
-/// nccl-tests' size sweep (`-b from -e to -f factor`): every size from `from` by `factor` up to `to`, at most 64.
+/// The most sizes one [`sweep`] returns.
+pub const MAX_SWEEP: usize = 256;
+
+/// nccl-tests' size sweep (`-b from -e to -f factor`): every size from `from` by `factor` up to `to`, at most
+/// [`MAX_SWEEP`].
 pub fn sweep(s: &Scenario, op: Op, from: Bytes, to: Bytes, factor: f64) -> Vec<CollectiveEstimate> {
     let c = comm(s);
     let scale = measured_scale(s, &c);
     let factor = if factor.is_finite() && factor > 1.0 { factor } else { 2.0 };
     let mut out = Vec::new();
     let mut b = from.get().max(1.0);
-    while b <= to.get() * (1.0 + 1e-12) && out.len() < 64 {
+    while b <= to.get() * (1.0 + 1e-12) && out.len() < MAX_SWEEP {
         out.push(estimate_on(s, &c, scale, op, Bytes::new(b.round())));
         b *= factor;
     }

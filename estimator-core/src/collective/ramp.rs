@@ -58,10 +58,15 @@ pub fn ring_sync_us(comm: &Comm, a: Algo) -> f64 {
 pub fn factor(comm: &Comm, c: Coll, a: Algo, _p: Proto, bytes: f64) -> f64 {
     let per_gpu = bytes / f64::from(comm.ranks.max(1));
     match a {
-        Algo::Ring if comm.nodes > 1 => read(&depth_scaled(comm.nodes), per_gpu),
+        Algo::Ring if comm.nodes > 1 => read(&comm.ring_ramp, per_gpu),
         Algo::NvlsTree | Algo::Nvls if c == Coll::AllReduce => read(&NVLS_TREE, per_gpu),
         _ => 1.0,
     }
+}
+
+/// The Ring table for `nodes` (`Comm::ring_ramp` holds it).
+pub fn ring_table(nodes: u32) -> [f64; 24] {
+    depth_scaled(nodes)
 }
 
 /// `_depth_scaled_ring_correction`: the Ring table for `nodes`.
