@@ -595,7 +595,7 @@ pub struct Preset {
 }
 
 /// Common rentals, each from its vendor's published configuration.
-pub const PRESETS: [Preset; 9] = [
+pub const PRESETS: [Preset; 11] = [
     Preset {
         id: "h100-ib",
         label: "8× H100 SXM, 8× 400G InfiniBand",
@@ -664,12 +664,12 @@ pub const PRESETS: [Preset; 9] = [
     },
     Preset {
         id: "p5-efa",
-        label: "AWS p5.48xlarge: 8× H100, 32× 100G EFA",
+        label: "AWS p5.48xlarge: 8× H100, 32× 100G EFA v2",
         gpu: "h100-sxm",
         gpus_per_node: 8,
         adapters: 32,
         link_gbps: 100.0,
-        fabric: Fabric::Efa,
+        fabric: Fabric::EfaV2,
         gdr: true,
         source: "AWS EC2 P5 instance page: 3200 Gbps of EFAv2 networking (32 network cards)",
     },
@@ -683,6 +683,28 @@ pub const PRESETS: [Preset; 9] = [
         fabric: Fabric::Efa,
         gdr: true,
         source: "AWS EC2 P4d instance page: 400 Gbps EFA networking (4x 100 Gbps)",
+    },
+    Preset {
+        id: "a3-high-tcpx",
+        label: "GCP a3-highgpu-8g: 8× H100, 4× 200G GPUDirect-TCPX",
+        gpu: "h100-sxm",
+        gpus_per_node: 8,
+        adapters: 4,
+        link_gbps: 200.0,
+        fabric: Fabric::Tcpx,
+        gdr: true,
+        source: "GKE GPUDirect-TCPX page: up to 4 secondary NICs of 200 Gbps for GPU traffic on A3 High",
+    },
+    Preset {
+        id: "a3-mega-tcpxo",
+        label: "GCP a3-megagpu-8g: 8× H100, 8× 200G GPUDirect-TCPXO",
+        gpu: "h100-sxm",
+        gpus_per_node: 8,
+        adapters: 8,
+        link_gbps: 200.0,
+        fabric: Fabric::Tcpxo,
+        gdr: true,
+        source: "GCP GPU network bandwidth page: A3 Mega 1,800 Gbps, an 8+1 NIC arrangement (8x 200 Gbps for GPUs)",
     },
     Preset {
         id: "mi300x-roce",

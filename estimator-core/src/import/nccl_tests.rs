@@ -166,7 +166,7 @@ fn row(tokens: &[&str]) -> Option<NcclTestsRow> {
         count: tokens.get(1).and_then(|c| num(c)),
         dtype: middle.iter().find(|t| TYPES.contains(t)).map(|s| s.to_string()),
         redop: middle.iter().find(|t| OPS.contains(t)).map(|s| s.to_string()),
-        root: middle.iter().filter_map(|t| t.parse::<i64>().ok()).last(),
+        root: middle.iter().rev().find_map(|t| t.parse::<i64>().ok()),
         time_us: oop.time_us,
         algbw_gbs: oop.algbw_gbs,
         busbw_gbs: oop.busbw_gbs,
