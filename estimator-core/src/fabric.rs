@@ -29,7 +29,7 @@ pub enum Fabric {
     Tcpx,
     /// GCP GPUDirect-TCPXO (a3-megagpu-8g: 8x 200 Gb/s): TCPX offloaded to the NIC.
     Tcpxo,
-    /// Another RDMA or GPU-direct fabric through a NCCL net plugin (HPE Slingshot, GCP GPUDirect-TCPXO, ...).
+    /// Another RDMA fabric through a NCCL net plugin (HPE Slingshot through aws-ofi-nccl, ...).
     Rdma,
     /// Plain TCP/IP Ethernet, no RDMA: NCCL's socket transport.
     Tcp,

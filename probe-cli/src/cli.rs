@@ -162,7 +162,8 @@ pub struct ClusterArgs {
     #[arg(long, allow_negative_numbers = true)]
     pub link_gbps: Option<f64>,
     /// Fabric: ib (infiniband), roce, efa, rdma (other RDMA/plugin fabric), tcp (Ethernet without RDMA).
-    #[arg(long, value_parser = parse_fabric, default_value = "ib", value_name = "ib|roce|efa|rdma|tcp")]
+    #[arg(long, value_parser = parse_fabric, default_value = "ib",
+          value_name = "ib|roce|efa|efa-v2|efa-v3|tcpx|tcpxo|rdma|tcp")]
     pub fabric: Fabric,
     /// GPUDirect RDMA is off: the NICs go through host memory.
     #[arg(long)]
@@ -241,7 +242,7 @@ pub struct StepArgs {
     #[arg(long, allow_negative_numbers = true, value_name = "GBPS")]
     pub vs_link_gbps: Option<f64>,
     /// Compare with the same job on this fabric (scenario B).
-    #[arg(long, value_parser = parse_fabric, value_name = "ib|roce|efa|rdma|tcp")]
+    #[arg(long, value_parser = parse_fabric, value_name = "ib|roce|efa|efa-v2|efa-v3|tcpx|tcpxo|rdma|tcp")]
     pub vs_fabric: Option<Fabric>,
     /// Compare with the same job with this many adapters per node (scenario B).
     #[arg(long, allow_negative_numbers = true, value_name = "N")]
@@ -301,7 +302,8 @@ fn parse_op(s: &str) -> Result<Op, String> {
 }
 
 fn parse_fabric(s: &str) -> Result<Fabric, String> {
-    Fabric::parse(s).ok_or_else(|| format!("unknown fabric '{s}' (use ib, roce, efa, rdma or tcp)"))
+    Fabric::parse(s)
+        .ok_or_else(|| format!("unknown fabric '{s}' (use ib, roce, efa, efa-v2, efa-v3, tcpx, tcpxo, rdma or tcp)"))
 }
 
 fn parse_dtype(s: &str) -> Result<GradDtype, String> {

@@ -27,15 +27,12 @@ fn scenario(a: &AllreduceArgs) -> Result<(Scenario, Bytes, Vec<String>), Failure
     Ok((s, bytes, taken))
 }
 
-/// The sizes of `--table`: 8 bytes doubling up to the size, which ends the table.
+/// The sizes of `--table`: nccl-tests' `-b 8 -e SIZE -f 2`, which ends with the size itself.
 fn table_sizes(bytes: Bytes) -> Vec<Bytes> {
-    let mut sizes = Vec::new();
-    let mut size = 8.0;
-    while size < bytes.get() {
-        sizes.push(Bytes::new(size));
-        size *= 2.0;
+    let mut sizes = collective::sweep_sizes(Bytes::new(8.0), bytes, 2.0);
+    if sizes.last().is_none_or(|l| l.get() < bytes.get()) {
+        sizes.push(bytes);
     }
-    sizes.push(bytes);
     sizes
 }
 
@@ -101,11 +98,15 @@ pub fn allreduce(a: &AllreduceArgs) -> Result<Outcome, Failure> {
     let shown: Vec<Row> =
         if rows.is_empty() { vec![Row::of_allreduce(&largest)] } else { rows.iter().map(Row::of_allreduce).collect() };
     let mut t = text(&s, Op::AllReduce, &full, &shown, &taken);
-    if let Some(tree) = largest.tree_2node_busbw_gbs {
+    // Only where it says something: NCCL's choice is not already that pair, and the reading is above it.
+    if let Some(tree) = largest
+        .tree_2node_busbw_gbs
+        .filter(|t| !matches!(largest.algorithm, "Tree" | "NVLSTree") && *t > largest.busbw_gbs * 1.01)
+    {
         let _ = writeln!(
             t,
-            "\nOn two nodes the best Tree/NVLSTree pair reads {} GB/s busbw at this size (it moves fewer bytes over \
-             the network than a ring); NCCL_ALGO=Ring (--algo ring) measures the network alone.",
+            "\nOn two nodes the best Tree/NVLSTree pair would read {} GB/s busbw at this size (it moves fewer bytes \
+             over the network than a ring).",
             human::num(tree, 1)
         );
     }
@@ -153,11 +154,7 @@ fn text(s: &Scenario, op: Op, e: &CollectiveEstimate, rows: &[Row], taken: &[Str
     for line in taken {
         let _ = writeln!(t, "from the report: {line}");
     }
-    let factor = match op {
-        Op::AllReduce => "2(n-1)/n",
-        Op::AllGather | Op::ReduceScatter | Op::AllToAll => "(n-1)/n",
-        Op::Broadcast => "1",
-    };
+    let factor = op.busbw_factor_formula();
     let _ = writeln!(
         t,
         "{} of {} on {} ({} x {} {}): busbw factor {factor} = {}",

@@ -47,7 +47,8 @@ pub fn health(a: &HealthArgs) -> Result<Outcome, Failure> {
     let given = given_files(&a.files)?;
     // A file given beats the run's own NCCL_DEBUG=INFO lines, which beat the report's attachments.
     let run = pick([given.run, attached.run], "nccl-tests outputs")?.ok_or_else(|| {
-        Failure::Usage("no nccl-tests output among the files (all_reduce_perf's output is what is judged)".to_string())
+        Failure::Usage("no nccl-tests output among the files (the output of all_reduce_perf, all_gather_perf, reduce_scatter_perf, \
+             broadcast_perf or alltoall_perf is what is judged)".to_string())
     })?;
     let embedded = Offered(given.embedded_log.into_iter().collect());
     let log = pick([given.log, embedded, attached.log], "NCCL logs")?;
@@ -64,6 +65,13 @@ pub fn health(a: &HealthArgs) -> Result<Outcome, Failure> {
     let topo = topo.map(|t| t.value);
     let s = scenario(a, summary.as_ref(), &run.value, log.as_ref())?;
     let evidence = Evidence { log: log.as_ref(), topo: topo.as_ref(), summary: summary.as_ref() };
+    if let (Some(test), None) = (run.value.test.as_deref(), run.value.op()) {
+        return Err(Failure::input(format!(
+            "{}: {test} is not a collective the model covers (all_reduce, all_gather, reduce_scatter, broadcast, \
+             alltoall)",
+            run.from
+        )));
+    }
     let h = judge(&s, &run.value, evidence)
         .ok_or_else(|| Failure::input(format!("{}: the nccl-tests output has no table row to judge", run.from)))?;
     if a.cluster.json {

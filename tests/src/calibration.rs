@@ -80,9 +80,9 @@ struct File {
 /// The group a point is scored in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Group {
-    /// Scored against the Ring prediction.
+    /// One node, three or more, or two with `NCCL_ALGO=Ring`: scored against NCCL's choice.
     Point,
-    /// Scored against the Ring..Tree range.
+    /// Two nodes with NCCL's default: scored against NCCL's choice too, listed apart (Tree/NVLSTree read high).
     TwoNodeDefault,
     /// Degraded or misconfigured: the measurement should be well below the model.
     Unhealthy,

@@ -40,7 +40,7 @@ pub fn figure(h: &Health) -> Html {
     let y = |v: f64| TOP + plot_h * (1.0 - (v.log10() - d_lo) / (d_hi - d_lo));
     html!(
         out,
-        r#"<figure class="chart" id="report-curve"><figcaption>{} bus bandwidth by message size, measured against the model (both axes logarithmic): <span class="swatch line-a"></span> measured <span class="swatch line-b"></span> model</figcaption><svg viewBox="0 0 {} {}" role="img" aria-label="The run's bus bandwidth and the model's by message size">"#,
+        r#"<figure class="chart" id="report-curve"><figcaption>{} bus bandwidth (GB/s, up the side) by message size, measured against the model (both axes logarithmic): <span class="swatch line-a"></span> measured <span class="swatch line-b"></span> model</figcaption><svg viewBox="0 0 {} {}" role="img" aria-label="The run's bus bandwidth and the model's by message size">"#,
         h.op.name(),
         at(WIDTH),
         at(HEIGHT)
@@ -76,7 +76,7 @@ pub fn figure(h: &Health) -> Html {
     }
     html!(
         out,
-        r#"<text class="axis-title" x="{}" y="{}" text-anchor="middle">message size (GB/s busbw up the side)</text>"#,
+        r#"<text class="axis-title" x="{}" y="{}" text-anchor="middle">message size</text>"#,
         at((WIDTH + LEFT) / 2.0),
         at(HEIGHT - 4.0)
     );

@@ -11,6 +11,7 @@ pub mod chart;
 pub mod curve;
 pub mod form;
 pub mod html;
+pub mod presets;
 pub mod render;
 pub mod report;
 pub mod result;

@@ -121,9 +121,16 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
         } else {
             format!("limited by {}", e.bottleneck.describe())
         };
+        let sync = match i.sync {
+            estimator_core::SyncStrategy::Ddp => "",
+            estimator_core::SyncStrategy::Zero1 | estimator_core::SyncStrategy::Zero2 => {
+                "; ZeRO's reduce-scatter and all-gather move what the all-reduce does, and are timed as it"
+            }
+            estimator_core::SyncStrategy::Zero3 => "; ZeRO-3/FSDP moves 1.5× the all-reduce's bytes, timed as it",
+        };
         format!(
-            "bus bandwidth {} GB/s, {limit}; {} of {}, each an all-reduce of {} as NCCL runs it at that size ({}/{}, \
-             {} GB/s busbw, {} latency)",
+            "a ring's ceiling {} GB/s, {limit}; {} of {}, each an all-reduce of {} as NCCL runs it at that size \
+             ({}/{}, {} GB/s busbw, {} latency){sync}",
             human::num(e.busbw_gbs.get(), 1),
             human::plural(e.buckets, "bucket"),
             human::binary(estimator_core::Bytes::new(i.bucket_bytes.min(e.gradient_bytes.get()))),
@@ -360,7 +367,7 @@ pub fn health(side: Side, hl: &estimator_core::health::Health, offer: Option<&st
         "<p id=\"report-verdict\">Verdict: <b>{}</b>. At {} this {} run ({} ranks, from {}) measured {} GB/s bus \
          bandwidth; the model expects {} GB/s ({}/{}{}) on scenario {}'s hardware: {}%.</p>",
         hl.verdict.name(),
-        human::gb(estimator_core::Bytes::new(l.size_bytes)),
+        human::binary(estimator_core::Bytes::new(l.size_bytes)),
         hl.op.name(),
         hl.ranks,
         hl.ranks_from,
@@ -405,9 +412,15 @@ pub fn health(side: Side, hl: &estimator_core::health::Health, offer: Option<&st
     html!(h, "</ul><p id=\"report-rec\">Scenario {} is unchanged. ", side.label());
     match offer {
         Some(o) => html!(h, "<button type=\"button\" id=\"report-offer\">{}</button></p>", o),
-        None => h.push_static(
+        None if hl.verdict == estimator_core::health::Verdict::Mismatch => h.push_static(
             "Load this run into the scenario of the hardware it ran on, or set this one's adapters, line rate and \
              fabric to that hardware's.</p>",
+        ),
+        None => html!(
+            h,
+            "An {} run measures the fabric; the scenario's all-reduce stays the model's (an all_reduce_perf run can \
+             stand in for it).</p>",
+            hl.op.name()
         ),
     }
     h

@@ -159,6 +159,10 @@ pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, 
 /// What a verdict offers: the measured bus bandwidth for hardware the run is from; the run's own hardware with it
 /// when the run says what that is; nothing when the run is from other hardware it does not describe.
 fn offer_for(side: Side, s: &estimator_core::Scenario, run: &import::NcclTestsRun, h: &Health) -> Option<Offer> {
+    // A measured bus bandwidth stands in for the model's all-reduce: another collective's says nothing of that.
+    if h.op != estimator_core::collective::Op::AllReduce {
+        return None;
+    }
     let busbw = estimator_core::human::num(h.large.measured_busbw_gbs, 2);
     if h.verdict != Verdict::Mismatch {
         return Some(Offer { side, busbw, nodes: None, gpus_per_node: None, gpu: None });

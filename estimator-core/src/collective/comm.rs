@@ -2,7 +2,7 @@
 //!
 //! NCCL measures its graphs at start-up; this module derives them from the scenario's links so that NCCL's
 //! formulas, at large sizes, give back the bus bandwidths the catalog and the fabric priors were measured at:
-//! - **Ring/Tree graph.** Across nodes one channel per adapter (NCCL's rail-optimised rings put one channel on
+//! - **Ring/Tree graph.** Across nodes one channel per adapter, duplicated as NCCL does (below), (NCCL's rail-optimised rings put one channel on
 //!   each NIC; `search.cc` L1074-1290), each carrying the node's ring ceiling ([`super::bus_bandwidth`]'s network or
 //!   intra-node figure) divided by the channels: on 8x 400 Gb/s InfiniBand that is 8 channels of 48 GB/s, what
 //!   NCCL prints (research note §2.1). Then `ncclTopoDupChannels` (`search.cc` L1036-1049): channels of 25 GB/s
@@ -56,7 +56,7 @@ pub fn comm(s: &Scenario) -> Comm {
         && s.intra_node().allreduce > s.intra_node().ring)
         .then(|| {
             let nch = f64::from(ring.channels.max(2));
-            let eff = if arch >= Arch::Blackwell { 0.74 } else { 0.85 };
+            let eff = super::nccl::nvls_efficiency(arch);
             let total = s.intra_node().allreduce.get();
             // The ring's network bandwidth, over the NVLS graph's channels.
             let network = ring.bw_inter * f64::from(ring.channels);
@@ -109,6 +109,10 @@ fn ring_graph(s: &Scenario, arch: Arch) -> Graph {
         return Graph { channels, bw_intra: per, bw_inter: per };
     }
     let eff = bandwidth::efficiency(s);
+    // `ncclTopoDupChannels` tests `ccMin > 80`: SM86/89 parts (A10G, A40, L40S, RTX 4090) duplicate like A100s do
+    // not. AMD GPUs have no compute capability: taken as Hopper, as everywhere in this model.
+    let gpu = s.gpu();
+    let cc_over_80 = gpu.compute_capability > 80 || (gpu.compute_capability == 0 && arch >= Arch::Hopper);
     let intra = bandwidth::intra_node_cap(s).map_or(f64::INFINITY, |c| c.get());
     // The ring's ceiling with `a` of the node's adapters.
     let ceiling = |a: u32| bandwidth::network_bandwidth_with(s, eff, a).0.get().min(intra);
@@ -120,7 +124,7 @@ fn ring_graph(s: &Scenario, arch: Arch) -> Graph {
     // (8x 400G: 8 channels; 1x 400G: 2).
     let dup = |a: u32| -> u32 {
         let per = ceiling(a) / f64::from(a);
-        let keep = arch > Arch::Ampere && per < 50.0 && a > 4;
+        let keep = cc_over_80 && per < 50.0 && a > 4;
         if per >= DUP_CHANNELS_MIN_BW && !keep && a * 2 <= MAX_SEARCH_CHANNELS { a * 2 } else { a }
     };
     let channels = (1..=adapters).map(dup).max().unwrap_or(adapters);

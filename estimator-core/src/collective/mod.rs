@@ -111,6 +111,15 @@ impl Op {
         }
     }
 
+    /// The bus-bandwidth factor as nccl-tests' documentation writes it: `2(n-1)/n`, `(n-1)/n` or `1`.
+    pub fn busbw_factor_formula(self) -> &'static str {
+        match self {
+            Op::AllReduce => "2(n-1)/n",
+            Op::AllGather | Op::ReduceScatter | Op::AllToAll => "(n-1)/n",
+            Op::Broadcast => "1",
+        }
+    }
+
     fn coll(self) -> Option<Coll> {
         match self {
             Op::AllReduce => Some(Coll::AllReduce),
@@ -169,48 +178,53 @@ fn measured_scale(s: &Scenario, c: &nccl::Comm) -> f64 {
     if peak > 0.0 && peak.is_finite() { measured / peak } else { 1.0 }
 }
 
+/// One (algorithm, protocol) pair on `bytes`: `None` when NCCL would not run it. The bandwidth is NCCL's with a
+/// measurement's scale and the mid-size ramp; the latency NCCL's with the ring's sync, or the user's override.
+fn pair_time(s: &Scenario, c: &nccl::Comm, coll: Coll, a: Algo, p: Proto, bytes: f64, scale: f64) -> Option<Timing> {
+    let bw = nccl::bandwidth(c, coll, a, p)? * scale * ramp::factor(c, coll, a, p, bytes);
+    let (lat, transfer) = nccl::time_parts(c, coll, a, p, bytes, bw, ramp::ring_sync_us(c, a));
+    Some(Timing {
+        algorithm: a.name(),
+        protocol: p.name(),
+        channels: nccl::run_channels(c, a, p, bytes),
+        latency_us: s.latency_override().map_or(lat, Seconds::as_micros),
+        transfer_us: transfer,
+    })
+}
+
+/// The fastest of `algos`' pairs: NCCL's choice among them (the first in NCCL's order on a tie).
+fn fastest(s: &Scenario, c: &nccl::Comm, coll: Coll, algos: &[Algo], bytes: f64, scale: f64) -> Option<Timing> {
+    let mut best: Option<Timing> = None;
+    for &a in algos {
+        for p in Proto::ALL {
+            if let Some(t) = pair_time(s, c, coll, a, p, bytes, scale)
+                && best.is_none_or(|b| t.time_us() < b.time_us())
+            {
+                best = Some(t);
+            }
+        }
+    }
+    best
+}
+
 fn timing_on(s: &Scenario, c: &nccl::Comm, op: Op, bytes: f64, scale: f64) -> Timing {
     if s.participants() <= 1 {
         return Timing::NONE;
     }
-    let latency_override = s.latency_override().map(Seconds::as_micros);
-    let mut best = match op.coll() {
-        None => alltoall::timing(s, c, bytes, scale),
-        Some(coll) => {
-            let ring_only = s.input().algorithm == Algorithm::Ring;
-            let mut best: Option<Timing> = None;
-            for a in Algo::ALL {
-                if ring_only && a != Algo::Ring {
-                    continue;
-                }
-                for p in Proto::ALL {
-                    let Some(bw) = nccl::bandwidth(c, coll, a, p) else { continue };
-                    let bw = bw * scale * ramp::factor(c, coll, a, p, bytes);
-                    let (mut lat, transfer) = nccl::time_parts(c, coll, a, p, bytes, bw);
-                    lat += ramp::ring_sync_us(c, a);
-                    if let Some(l) = latency_override {
-                        lat = l;
-                    }
-                    let t = Timing {
-                        algorithm: a.name(),
-                        protocol: p.name(),
-                        channels: nccl::run_channels(c, a, p, bytes),
-                        latency_us: lat,
-                        transfer_us: transfer,
-                    };
-                    if best.is_none_or(|b| t.time_us() < b.time_us()) {
-                        best = Some(t);
-                    }
-                }
+    match op.coll() {
+        None => {
+            let mut t = alltoall::timing(s, c, bytes, scale);
+            if let Some(l) = s.latency_override() {
+                t.latency_us = l.as_micros();
             }
-            // Ring/Simple is always eligible, so there is a choice; the fallback keeps the function total.
-            best.unwrap_or(Timing::NONE)
+            t
         }
-    };
-    if let (Some(l), None) = (latency_override, op.coll()) {
-        best.latency_us = l;
+        Some(coll) => {
+            let algos: &[Algo] = if s.input().algorithm == Algorithm::Ring { &[Algo::Ring] } else { &Algo::ALL };
+            // Ring/Simple is always eligible, so there is a choice; the fallback keeps the function total.
+            fastest(s, c, coll, algos, bytes, scale).unwrap_or(Timing::NONE)
+        }
     }
-    best
 }
 
 /// Validates the size of one collective message: 1 byte to 1 PB.
@@ -285,19 +299,24 @@ fn estimate_on(s: &Scenario, c: &nccl::Comm, scale: f64, op: Op, bytes: Bytes) -
 /// The most sizes one [`sweep`] returns.
 pub const MAX_SWEEP: usize = 256;
 
-/// nccl-tests' size sweep (`-b from -e to -f factor`): every size from `from` by `factor` up to `to`, at most
-/// [`MAX_SWEEP`].
-pub fn sweep(s: &Scenario, op: Op, from: Bytes, to: Bytes, factor: f64) -> Vec<CollectiveEstimate> {
-    let c = comm(s);
-    let scale = measured_scale(s, &c);
+/// nccl-tests' sizes (`-b from -e to -f factor`): every size from `from` by `factor` up to `to`, at most
+/// [`MAX_SWEEP`] (a factor of 1 or less is taken as 2).
+pub fn sweep_sizes(from: Bytes, to: Bytes, factor: f64) -> Vec<Bytes> {
     let factor = if factor.is_finite() && factor > 1.0 { factor } else { 2.0 };
     let mut out = Vec::new();
     let mut b = from.get().max(1.0);
     while b <= to.get() * (1.0 + 1e-12) && out.len() < MAX_SWEEP {
-        out.push(estimate_on(s, &c, scale, op, Bytes::new(b.round())));
+        out.push(Bytes::new(b.round()));
         b *= factor;
     }
     out
+}
+
+/// nccl-tests' size sweep: [`collective`] at each of [`sweep_sizes`].
+pub fn sweep(s: &Scenario, op: Op, from: Bytes, to: Bytes, factor: f64) -> Vec<CollectiveEstimate> {
+    let c = comm(s);
+    let scale = measured_scale(s, &c);
+    sweep_sizes(from, to, factor).into_iter().map(|b| estimate_on(s, &c, scale, op, b)).collect()
 }
 
 /// What nccl-tests' `all_reduce_perf` would print for one size on this hardware. Keys are the JSON contract of
@@ -338,17 +357,9 @@ pub fn allreduce(s: &Scenario, bytes: Bytes) -> AllReduceEstimate {
     let e = estimate_on(s, &c, scale, Op::AllReduce, bytes);
     let factor = Op::AllReduce.busbw_factor(e.ranks);
     let tree_2node_busbw_gbs = (s.nodes() == 2 && s.input().algorithm == Algorithm::Auto).then(|| {
-        let mut best = f64::INFINITY;
-        for a in [Algo::Tree, Algo::NvlsTree] {
-            for p in Proto::ALL {
-                if let Some(bw) = nccl::bandwidth(&c, Coll::AllReduce, a, p) {
-                    let bw = bw * scale * ramp::factor(&c, Coll::AllReduce, a, p, bytes.get());
-                    let (lat, transfer) = nccl::time_parts(&c, Coll::AllReduce, a, p, bytes.get(), bw);
-                    best = best.min(s.latency_override().map_or(lat, Seconds::as_micros) + transfer);
-                }
-            }
-        }
-        if best.is_finite() && best > 0.0 { bytes.get() / (1000.0 * best) * factor } else { 0.0 }
+        let tree = fastest(s, &c, Coll::AllReduce, &[Algo::Tree, Algo::NvlsTree], bytes.get(), scale);
+        let t = tree.map_or(0.0, |t| t.time_us());
+        if t > 0.0 { bytes.get() / (1000.0 * t) * factor } else { 0.0 }
     });
     AllReduceEstimate {
         size_bytes: e.bytes,

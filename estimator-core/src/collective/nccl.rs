@@ -260,7 +260,8 @@ fn eligible(comm: &Comm, c: Coll, a: Algo, p: Proto) -> bool {
     };
     let by_algo = match a {
         // Multi-node NVLS needs CollNet (SHARP); NVLSTree is off on one node.
-        Algo::Nvls => comm.nvls.is_some() && comm.nodes == 1,
+        // NVLS all-gather and reduce-scatter need at most 32 local ranks (`updateCollCostTable`).
+        Algo::Nvls => comm.nvls.is_some() && comm.nodes == 1 && (c == Coll::AllReduce || comm.ppn() <= 32.0),
         Algo::NvlsTree => comm.nvls.is_some() && comm.nodes > 1,
         // PAT: one GPU per node, compute capability 6.0 or later (every bucket here).
         Algo::Pat => comm.nodes == comm.ranks && comm.nodes > 1,
@@ -382,32 +383,59 @@ pub fn latency(comm: &Comm, c: Coll, a: Algo, p: Proto) -> f64 {
     lat
 }
 
-/// NCCL's size correction of the Tree all-reduce bandwidth at `bytes`, read between the table's points on a
-/// log2 scale. NCCL itself steps from one entry to the next at each power of two (L636-640); reading between
-/// them keeps the time growing with the size, which NCCL's steps do not always do, and changes no entry.
-pub fn tree_correction(p: Proto, bytes: f64) -> f64 {
-    let x = (bytes / 64.0).max(1.0).log2();
+/// NCCL's size correction of the Tree all-reduce bandwidth at `bytes`, for table entries `0..limit` (Tree reads
+/// `0 <= logSize < 23`, NVLSTree `< 24`, `ncclTopoGetAlgoTime` L636-640): none below 64 B or from entry `limit` up.
+/// NCCL steps from one entry to the next at each power of two; here the factor is read between them on a log2
+/// scale (and from the last entry up to 1.0 over the doubling after it), which changes no entry and keeps the
+/// time growing with the size, which NCCL's steps do not always do.
+pub fn tree_correction(p: Proto, bytes: f64, limit: usize) -> f64 {
+    if bytes < 64.0 {
+        return 1.0;
+    }
+    let x = (bytes / 64.0).log2();
     let row = &TREE_CORRECTION[p.index()];
-    let last = row.len() - 1;
-    if x >= last as f64 {
-        return row[last];
+    let limit = limit.min(row.len());
+    let entry = |i: usize| if i < limit { row[i] } else { 1.0 };
+    if x >= limit as f64 {
+        return 1.0;
     }
     let i = x.floor() as usize;
     let t = x - i as f64;
-    row[i] + (row[i + 1] - row[i]) * t
+    entry(i) + (entry(i + 1) - entry(i)) * t
+}
+
+/// NCCL's Tree correction covers `logSize` 0 to 22 for Tree, 0 to 23 for NVLSTree.
+const TREE_CORRECTION_LIMIT: usize = 23;
+const NVLS_TREE_CORRECTION_LIMIT: usize = 24;
+
+/// `nvlsEfficiency` of an architecture bucket.
+pub fn nvls_efficiency(arch: Arch) -> f64 {
+    NVLS_EFFICIENCY[arch.index()]
+}
+
+/// The latency of one point-to-point step with the Simple protocol: NCCL's Ring/Simple base latency and one hop
+/// inside the node (`baseLatencies`, `hwLatencies`).
+pub fn p2p_latency(comm: &Comm) -> f64 {
+    BASE_LAT[Algo::Ring as usize][Proto::Simple.index()] + hw_lat(comm.intra_hop, Algo::Ring, Proto::Simple)
+}
+
+/// Whether NCCL applies its Tree correction to NVLSTree: all-reduce on Blackwell with x86 hosts (L641-642).
+pub fn nvls_tree_corrected(comm: &Comm, c: Coll, a: Algo) -> bool {
+    a == Algo::NvlsTree && c == Coll::AllReduce && comm.arch >= Arch::Blackwell && !comm.amd_cpu
 }
 
 /// The time of one call on `bytes` (nccl-tests' size) as NCCL's `ncclTopoGetAlgoTime` computes it (L630-655),
 /// split into its latency and its transfer, µs: Tree's size correction and the Ring/Simple plateau applied. `bw`
-/// is [`bandwidth`]'s figure, possibly corrected by the caller.
-pub fn time_parts(comm: &Comm, c: Coll, a: Algo, p: Proto, bytes: f64, bw: f64) -> (f64, f64) {
+/// is [`bandwidth`]'s figure, possibly corrected by the caller; `extra_lat` is latency the caller adds before the
+/// plateau (autoparallel adds its ring sync there too, `nccl_cost_model.py` L522-528 then L603-611).
+pub fn time_parts(comm: &Comm, c: Coll, a: Algo, p: Proto, bytes: f64, bw: f64, extra_lat: f64) -> (f64, f64) {
     let mut bw = bw;
-    let mut lat = latency(comm, c, a, p);
+    let mut lat = latency(comm, c, a, p) + extra_lat;
     if a == Algo::Tree && c == Coll::AllReduce {
-        bw *= tree_correction(p, bytes);
+        bw *= tree_correction(p, bytes, TREE_CORRECTION_LIMIT);
     }
-    if a == Algo::NvlsTree && c == Coll::AllReduce && comm.arch >= Arch::Blackwell && !comm.amd_cpu {
-        bw *= tree_correction(p, bytes);
+    if nvls_tree_corrected(comm, c, a) {
+        bw *= tree_correction(p, bytes, NVLS_TREE_CORRECTION_LIMIT);
     }
     if a == Algo::Ring
         && p == Proto::Simple
@@ -521,9 +549,16 @@ mod tests {
 
     #[test]
     fn the_tree_correction_is_read_between_powers_of_two() {
-        assert_eq!(tree_correction(Proto::Ll, 64.0), 1.0);
-        assert!(close(tree_correction(Proto::Simple, 64.0 * 2f64.powi(11)), 0.5, 1e-12));
-        assert!(close(tree_correction(Proto::Simple, 64.0 * 2f64.powf(10.5)), 0.55, 1e-12));
-        assert_eq!(tree_correction(Proto::Simple, 1e15), 0.9);
+        let t = TREE_CORRECTION_LIMIT;
+        assert_eq!(tree_correction(Proto::Ll, 64.0, t), 1.0);
+        assert_eq!(tree_correction(Proto::Simple, 8.0, t), 1.0, "none below 64 B");
+        assert!(close(tree_correction(Proto::Simple, 64.0 * 2f64.powi(11), t), 0.5, 1e-12));
+        assert!(close(tree_correction(Proto::Simple, 64.0 * 2f64.powf(10.5), t), 0.55, 1e-12));
+        assert!(
+            close(tree_correction(Proto::Simple, 64.0 * 2f64.powi(22), t), 0.9, 1e-12),
+            "the last entry Tree reads"
+        );
+        assert_eq!(tree_correction(Proto::Simple, 64.0 * 2f64.powi(23), t), 1.0, "none from 512 MiB up");
+        assert_eq!(tree_correction(Proto::Simple, 1e15, t), 1.0);
     }
 }

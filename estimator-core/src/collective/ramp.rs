@@ -19,10 +19,10 @@
 //!   rather than extrapolated.
 //!
 //! autoparallel reads between entries linearly; here the factor is read between entries geometrically (linear
-//! in log f), which changes no entry and keeps the time of a larger message from ever being shorter (every
-//! step between entries is at most 2x).
+//! in log f), which changes no entry and keeps the time of a larger message from ever being shorter: every rise
+//! between neighbouring entries is at most 2x (drops, such as 1.0 to 0.10, only lengthen the time).
 
-use super::nccl::{Algo, Coll, Comm, Proto};
+use super::nccl::{self, Algo, Coll, Comm, Proto};
 
 /// `_RING_CORRECTION_FACTOR`, 64 B .. 512 MiB per GPU.
 const RING: [f64; 24] = [
@@ -59,6 +59,8 @@ pub fn factor(comm: &Comm, c: Coll, a: Algo, _p: Proto, bytes: f64) -> f64 {
     let per_gpu = bytes / f64::from(comm.ranks.max(1));
     match a {
         Algo::Ring if comm.nodes > 1 => read(&comm.ring_ramp, per_gpu),
+        // On Blackwell x86 hosts NCCL corrects NVLSTree itself (`nvls_tree_corrected`): not twice.
+        Algo::NvlsTree if nccl::nvls_tree_corrected(comm, c, a) => 1.0,
         Algo::NvlsTree | Algo::Nvls if c == Coll::AllReduce => read(&NVLS_TREE, per_gpu),
         _ => 1.0,
     }
@@ -115,7 +117,7 @@ mod tests {
     }
 
     #[test]
-    fn deeper_rings_ramp_later_and_never_jump_more_than_twice() {
+    fn deeper_rings_ramp_later_and_never_rise_more_than_twice() {
         let eight = depth_scaled(8);
         assert!((eight[11] - 0.1f64.powf(1.2)).abs() < 1e-12);
         assert!((eight[12] - 2.0 * eight[11]).abs() < 1e-12, "clamped to twice the entry before");

@@ -52,17 +52,21 @@ pub(super) fn causes(s: &Scenario, ev: &Evidence<'_>, large: &SizeCheck, verdict
     let multi = s.nodes() > 1;
     let rdma_hw = s.input().fabric.is_rdma()
         || ev.summary.is_some_and(|x| matches!(x.fabric, ReportFabric::Infiniband | ReportFabric::Roce));
+    // Any fabric but plain TCP has a faster path than NCCL's sockets: RDMA, or GCP's GPUDirect-TCPX/TCPXO plugin.
+    let faster_than_sockets = rdma_hw || s.input().fabric != crate::Fabric::Tcp;
 
     if let Some(log) = ev.log {
-        if multi && rdma_hw && log.transport.as_deref() == Some("socket") {
+        if multi && faster_than_sockets && log.transport.as_deref() == Some("socket") {
             cause_push(
                 &mut causes,
                 cause(
                     "socket-fallback",
-                    "NCCL fell back to TCP sockets (NET/Socket) although the nodes have RDMA adapters".to_string(),
+                    "NCCL fell back to TCP sockets (NET/Socket) although the nodes have a faster network path"
+                        .to_string(),
                     &[
                         "check NCCL_IB_DISABLE is unset and NCCL_IB_HCA names the adapters (ibv_devinfo)",
-                        "install the RDMA user-space provider (rdma-core) or the fabric's NCCL net plugin",
+                        "install the RDMA user-space provider (rdma-core) or the fabric's NCCL net plugin (aws-ofi-nccl \
+                         for EFA; GCP's GPUDirect-TCPX/TCPXO plugin, with NCCL_NET_PLUGIN pointing at it)",
                         "NCCL_DEBUG=INFO should print 'NET/IB : Using [0]mlx5_0:1/IB ...'",
                     ],
                 ),

@@ -35,6 +35,7 @@ pub(super) fn check(s: &Scenario, op: Op, size: f64, measured: f64) -> SizeCheck
         expected_time_us: e.time_us,
         algorithm: e.algorithm.to_string(),
         protocol: e.protocol.to_string(),
+        latency_bound: e.latency_bound,
         ratio,
     }
 }
@@ -63,10 +64,17 @@ pub(super) fn departure(curve: &[SizeCheck]) -> Option<String> {
     // Bad below some size, as expected above it: the small, latency-bound sizes.
     if first_bad == 0 && curve[..=last_bad].iter().all(|c| c.ratio < HEALTHY) {
         let good = curve.get(last_bad + 1)?;
+        // Where the model says latency is most of the time, the latency is what to look at; above that, the
+        // protocols and channels NCCL uses for mid sizes.
+        let what = if worst.latency_bound {
+            "latency-bound sizes. Look at the network's latency (ib_send_lat between two nodes), CPU power saving \
+             on the hosts, NCCL_PROTO or NCCL_ALGO set in the environment, and the launcher's GPU and NUMA binding."
+        } else {
+            "small and mid sizes. Look at NCCL_PROTO, NCCL_ALGO, NCCL_MIN_NCHANNELS or NCCL_BUFFSIZE set in the \
+             environment, the network's latency (ib_send_lat), and CPU power saving on the hosts."
+        };
         return Some(format!(
-            "As expected from {} up; {slower} at {} (sizes up to {}): latency-bound sizes. Look at the network's \
-             latency (ib_send_lat between two nodes), CPU power saving on the hosts, NCCL_PROTO or NCCL_ALGO set in \
-             the environment, and the launcher's GPU and NUMA binding.",
+            "As expected from {} up; {slower} at {} (sizes up to {}): {what}",
             size(good.size_bytes),
             size(worst.size_bytes),
             size(curve[last_bad].size_bytes)

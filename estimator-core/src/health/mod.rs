@@ -1,10 +1,12 @@
-//! Is a measured fabric healthy? A measured nccl-tests all-reduce against what the model expects for the same
-//! hardware, at the large sizes (bandwidth) and at a mid size (where latency matters), with the likely causes when
-//! the two differ, read from the NCCL log, `nvidia-smi topo -m` and the node's report when they are given.
+//! Is a measured fabric healthy? A measured nccl-tests run of any collective against what the model expects for the
+//! same hardware at every size it has (`curve.rs`), with the verdict from the large sizes (bandwidth), where along
+//! the curve the run departs, and the likely causes when the two differ, read from the NCCL log, `nvidia-smi topo
+//! -m` and the node's report when they are given (`causes.rs`).
 //!
-//! Thresholds: the model reproduces the healthy public measurements within 20% (README's validation table), so a
-//! run at 75% of the expected bus bandwidth or more is **healthy**, 40% to 75% **degraded**, and below 40%
-//! **unhealthy** (one NIC's worth on an eight-NIC node, or a socket fallback, is far below that).
+//! Thresholds: at large sizes the model comes within 10% of the healthy public measurements at the median, 25% at
+//! most for the held-out ones (README's validation), so a run at 75% of the expected bus bandwidth or more is
+//! **healthy**, 40% to 75% **degraded**, and below 40% **unhealthy** (one NIC's worth on an eight-NIC node, or a
+//! socket fallback, is far below that).
 //!
 //! A run is judged only against hardware it can be from. When its own facts (ranks, the GPU named in its rank
 //! lines, its hosts) differ from the scenario's, or it measured more than [`MISMATCH_RATIO`] of what the
@@ -30,8 +32,8 @@ pub const UNHEALTHY: f64 = 0.40;
 /// Sizes from here up are "large" (bandwidth-bound on any fabric this models).
 pub const LARGE_BYTES: f64 = 256.0 * 1024.0 * 1024.0;
 /// Above this share of the expected bus bandwidth a run was not measured on the scenario's hardware: the model is
-/// within 20% of every healthy public measurement (README's validation table), and the two-node Tree/NVLSTree
-/// reading is already judged against its own expectation, so 1.5x is far outside what the same hardware gives.
+/// within 25% of the held-out healthy public measurements at large sizes (README's validation), and a two-node
+/// Tree/NVLSTree reading is what it expects there, so 1.5x is far outside what the same hardware gives.
 pub const MISMATCH_RATIO: f64 = 1.5;
 /// The mid size compared where there is one (latency and protocol matter as much as bandwidth).
 pub const MID_BYTES: f64 = 4.0 * 1024.0 * 1024.0;
@@ -98,6 +100,9 @@ pub struct SizeCheck {
     /// NCCL's protocol for this size, as the model picks it.
     #[serde(default)]
     pub protocol: String,
+    /// In the model, latency is most of the time at this size.
+    #[serde(default)]
+    pub latency_bound: bool,
     /// Measured / the expectation it is judged against (the nearer end when there are two).
     pub ratio: f64,
 }
@@ -265,9 +270,15 @@ fn mismatches(s: &Scenario, run: &NcclTestsRun, op: Op, large: &SizeCheck) -> Ve
 }
 
 /// Judges a measured run of any collective on the hardware of `s` (its nodes and GPUs should be the run's), at
-/// every size it has. `None` when the run has no table row.
+/// every size it has. `None` when the run has no table row, or is of a binary the model does not cover
+/// (`sendrecv_perf`, ...).
 pub fn judge(s: &Scenario, run: &NcclTestsRun, ev: Evidence<'_>) -> Option<Health> {
-    let op = run.op().unwrap_or(Op::AllReduce);
+    let op = match (run.op(), run.test.is_some()) {
+        (Some(op), _) => op,
+        (None, true) => return None,
+        // A table without a usable row for the ratio (busbw 0.00 everywhere): read as an all-reduce.
+        (None, false) => Op::AllReduce,
+    };
     let mut rows: Vec<(f64, f64)> = run
         .rows
         .iter()
@@ -292,7 +303,7 @@ pub fn judge(s: &Scenario, run: &NcclTestsRun, ev: Evidence<'_>) -> Option<Healt
         rows.iter().filter(|(_, b)| *b > 0.0).map(|&(size, busbw)| check(s, op, size, busbw)).collect();
     let (ranks, ranks_from) = match run.rank_count(op) {
         Some((r, from)) => (r, from.describe().to_string()),
-        None => (s.participants(), "the scenario (the run does not say)".to_string()),
+        None => (s.participants(), "the scenario: the run does not say".to_string()),
     };
     let mismatch = mismatches(s, run, op, &large);
     let evidence = causes::evidence_lines(&ev);
@@ -422,7 +433,7 @@ mod tests {
         assert_eq!(slow_small.verdict, Verdict::Healthy);
         let d = slow_small.departure.expect("a departure");
         assert!(d.starts_with("As expected from 64 MiB up; 3."), "{d}");
-        assert!(d.contains("latency-bound"), "{d}");
+        assert!(d.contains("latency-bound") || d.contains("small and mid sizes"), "{d}");
         let slow_large = judge(&s, &curve_run(&s, Op::AllGather, 0.5, 1.0, true), Evidence::default()).expect("rows");
         assert_eq!(slow_large.verdict, Verdict::Degraded);
         assert!(slow_large.departure.expect("a departure").contains("bandwidth-bound"));

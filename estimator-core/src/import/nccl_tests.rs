@@ -4,7 +4,7 @@
 //! 0 Pid 123 on host device 0 [0x1b] NVIDIA H100 80GB HBM3` lines, a column header (`size count type redop root time
 //! algbw busbw #wrong time algbw busbw #wrong`; before 2.10 without `root`, and `error` where `#wrong` is now), the
 //! table (out-of-place then in-place; `N/A` when validation is off), `# Out of bounds values : 0 OK` and `# Avg bus
-//! bandwidth : 142.735`. Rows are read by the column header when there is one, else by their width.
+//! bandwidth : 142.735`. Rows are read from their end (the timings), so that the columns before them may differ.
 
 use serde::{Deserialize, Serialize};
 
@@ -198,17 +198,19 @@ impl RankSource {
 
 impl NcclTestsRun {
     /// The collective: from the binary's name (`all_gather_perf`), else from the table. A reduction (`sum`, ...)
-    /// with busbw above algbw is an all-reduce, below it a reduce-scatter; `none` with busbw equal to algbw and a
-    /// root is a broadcast, below it an all-gather (an all-to-all prints the same: only the binary's name tells).
+    /// with busbw at or above algbw is an all-reduce (2(n-1)/n is 1 on two ranks), below it a reduce-scatter;
+    /// `none` with busbw equal to algbw and a root is a broadcast, below it an all-gather (an all-to-all prints the
+    /// same: only the binary's name tells). `None` for a binary the model does not cover (`sendrecv_perf`,
+    /// `reduce_perf`, `gather_perf`, ...) or a table without a usable row.
     pub fn op(&self) -> Option<Op> {
-        if let Some(op) = self.test.as_deref().and_then(Op::parse) {
-            return Some(op);
+        if let Some(name) = self.test.as_deref() {
+            return Op::parse(name);
         }
         let row = self.best_row()?;
         let f = row.busbw_gbs / row.algbw_gbs;
         let reduces = row.redop.as_deref().is_some_and(|r| r != "none");
         Some(match (reduces, f) {
-            (true, f) if f > 1.0 + 1e-3 => Op::AllReduce,
+            (true, f) if f >= 1.0 - 1e-3 => Op::AllReduce,
             (true, _) => Op::ReduceScatter,
             (false, f) if (f - 1.0).abs() <= 1e-3 && row.root.is_some_and(|r| r >= 0) => Op::Broadcast,
             (false, _) => Op::AllGather,
@@ -275,14 +277,16 @@ const TYPES: [&str; 11] =
     ["int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double", "bfloat16", "fp8_e4m3"];
 const OPS: [&str; 7] = ["sum", "prod", "max", "min", "avg", "mulsum", "none"];
 
-/// Whether a line is a full table row (for telling a grep-filtered table from other text).
+/// Whether a line is a full table row (for telling a grep-filtered table from other text): a size, a count and an
+/// element type, then what [`row`] reads (old and new layouts alike).
 pub(crate) fn looks_like_row(line: &str) -> bool {
     let t: Vec<&str> = line.split_whitespace().take(14).collect();
-    (t.len() == 13 || t.len() == 12 || t.len() == 9 || t.len() == 8)
+    t.len() >= 7
+        && t.len() <= 13
         && num(t[0]).is_some()
         && num(t[1]).is_some()
         && TYPES.contains(&t[2])
-        && OPS.contains(&t[3])
+        && row(&t).is_some()
 }
 
 /// Reads nccl-tests output. Lines it does not know (NCCL INFO lines, the shell prompt, a launcher's chatter) are
@@ -444,5 +448,19 @@ node-a:1274:1274 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>
         let a = parse(a2a);
         assert_eq!((a.rows[0].time_us, a.rows[0].busbw_gbs, a.rows[0].redop.as_deref()), (33508.0, 224.31, None));
         assert_eq!(a.rank_count(Op::AllToAll), Some((8, RankSource::BusbwRatio)));
+    }
+
+    #[test]
+    fn the_collective_is_read_from_the_binary_else_from_the_table() {
+        // Two ranks: an all-reduce's busbw equals its algbw (2(n-1)/n = 1); still an all-reduce, not a
+        // reduce-scatter.
+        let two = "     8388608       2097152     float     sum      -1    180.0   46.60   46.60    N/A    180.0   46.60   46.60    N/A";
+        assert_eq!(parse(two).op(), Some(Op::AllReduce));
+        let rs = "     8388608        262144     float     sum      -1    180.0   46.60   40.78    N/A    180.0   46.60   40.78    N/A";
+        assert_eq!(parse(rs).op(), Some(Op::ReduceScatter));
+        // A binary the model does not cover is not read as something else.
+        let sendrecv = format!("# sendrecv_perf -b 8 -e 8M\n{two}");
+        assert_eq!(parse(&sendrecv).op(), None);
+        assert_eq!(parse(&format!("./build/all_gather_perf -b 8\n{rs}")).op(), Some(Op::AllGather));
     }
 }
