@@ -326,6 +326,11 @@ async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     let status = wait_text(c, "report-status", |t| t.contains("Verdict:")).await?;
     assert!(status.contains("Verdict: unhealthy") && status.contains("nccl-tests"), "{status}");
     assert_eq!(value_of(c, "a-busbw").await?, "", "nothing changes without the user's say");
+    // The run's curve against the model's, where they part.
+    assert!(!text_of(c, "report-departure").await?.is_empty(), "the departure is said");
+    c.find(Locator::Css("#report-curve svg path")).await.map_err(|e| e.to_string())?;
+    fit_height(c, 1280).await?;
+    save_screenshot(c, "node-report-verdict.png").await?;
     c.find(Locator::Id("report-offer")).await.map_err(|e| e.to_string())?.click().await.map_err(|e| e.to_string())?;
     wait_text(c, "main", |t| t.contains("GB/s, measured;")).await?;
     assert!(value_of(c, "a-busbw").await?.starts_with("95.5"));
