@@ -68,8 +68,8 @@ pub fn collective(a: &CollectiveArgs) -> Result<Outcome, Failure> {
         })?;
         return Ok(Outcome::Clean);
     }
-    let shown: Vec<Row> = if rows.is_empty() { vec![Row::of(&largest)] } else { rows.iter().map(Row::of).collect() };
-    print_text(&text(&s, a.op, &largest, &shown, &taken))?;
+    let shown = if rows.is_empty() { std::slice::from_ref(&largest) } else { &rows[..] };
+    print_text(&text(&s, a.op, &largest, shown, &taken))?;
     Ok(Outcome::Clean)
 }
 
@@ -94,9 +94,13 @@ pub fn allreduce(a: &AllreduceArgs) -> Result<Outcome, Failure> {
         print_json(&AllreduceDocument { largest: &largest, gpu: s.gpu().key, rows, warnings: s.warnings() })?;
         return Ok(Outcome::Clean);
     }
+    // The text is `estimate collective --op all_reduce`'s: the same figures (a test holds them equal).
     let full = collective::collective(&s, Op::AllReduce, bytes);
-    let shown: Vec<Row> =
-        if rows.is_empty() { vec![Row::of_allreduce(&largest)] } else { rows.iter().map(Row::of_allreduce).collect() };
+    let shown: Vec<CollectiveEstimate> = if a.table {
+        table_sizes(bytes).into_iter().map(|b| collective::collective(&s, Op::AllReduce, b)).collect()
+    } else {
+        vec![full.clone()]
+    };
     let mut t = text(&s, Op::AllReduce, &full, &shown, &taken);
     // Only where it says something: NCCL's choice is not already that pair, and the reading is above it.
     if let Some(tree) = largest
@@ -114,42 +118,8 @@ pub fn allreduce(a: &AllreduceArgs) -> Result<Outcome, Failure> {
     Ok(Outcome::Clean)
 }
 
-/// One printed row.
-struct Row {
-    bytes: f64,
-    time_us: f64,
-    algbw: f64,
-    busbw: f64,
-    algorithm: &'static str,
-    protocol: &'static str,
-}
-
-impl Row {
-    fn of(e: &CollectiveEstimate) -> Row {
-        Row {
-            bytes: e.bytes.get(),
-            time_us: e.time_us,
-            algbw: e.algbw_gbs,
-            busbw: e.busbw_gbs,
-            algorithm: e.algorithm,
-            protocol: e.protocol,
-        }
-    }
-
-    fn of_allreduce(e: &AllReduceEstimate) -> Row {
-        Row {
-            bytes: e.size_bytes.get(),
-            time_us: e.time_us,
-            algbw: e.algbw_gbs,
-            busbw: e.busbw_gbs,
-            algorithm: e.algorithm,
-            protocol: e.protocol,
-        }
-    }
-}
-
 /// The human report: the hardware, the busbw factor, NCCL's choice, the ceiling, then nccl-tests' columns.
-fn text(s: &Scenario, op: Op, e: &CollectiveEstimate, rows: &[Row], taken: &[String]) -> String {
+fn text(s: &Scenario, op: Op, e: &CollectiveEstimate, rows: &[CollectiveEstimate], taken: &[String]) -> String {
     let mut t = String::new();
     for line in taken {
         let _ = writeln!(t, "from the report: {line}");
@@ -193,10 +163,10 @@ fn text(s: &Scenario, op: Op, e: &CollectiveEstimate, rows: &[Row], taken: &[Str
         let _ = writeln!(
             t,
             "  {:>14}  {:>12}  {:>10}  {:>10}  {:>9}  {:>6}",
-            human::fixed(r.bytes, 0),
+            human::fixed(r.bytes.get(), 0),
             human::fixed(r.time_us, 1),
-            human::fixed(r.algbw, 2),
-            human::fixed(r.busbw, 2),
+            human::fixed(r.algbw_gbs, 2),
+            human::fixed(r.busbw_gbs, 2),
             r.algorithm,
             r.protocol
         );

@@ -350,17 +350,28 @@ pub struct AllReduceEstimate {
     pub channels: u32,
 }
 
+/// On exactly two nodes with NCCL's default choice: the busbw of the best Tree/NVLSTree all-reduce pair at `bytes`,
+/// GB/s, which can exceed the NIC aggregate (see the module docs). `None` elsewhere.
+pub fn tree_2node_busbw(s: &Scenario, bytes: Bytes) -> Option<f64> {
+    let c = comm(s);
+    tree_on(s, &c, measured_scale(s, &c), bytes)
+}
+
+fn tree_on(s: &Scenario, c: &nccl::Comm, scale: f64, bytes: Bytes) -> Option<f64> {
+    (s.nodes() == 2 && s.input().algorithm == Algorithm::Auto).then(|| {
+        let tree = fastest(s, c, Coll::AllReduce, &[Algo::Tree, Algo::NvlsTree], bytes.get(), scale);
+        let t = tree.map_or(0.0, |t| t.time_us());
+        let factor = Op::AllReduce.busbw_factor(s.participants());
+        if t > 0.0 { bytes.get() / (1000.0 * t) * factor } else { 0.0 }
+    })
+}
+
 /// The expected nccl-tests result for `bytes` on the scenario's hardware: [`collective`] for `all_reduce`.
 pub fn allreduce(s: &Scenario, bytes: Bytes) -> AllReduceEstimate {
     let c = comm(s);
     let scale = measured_scale(s, &c);
     let e = estimate_on(s, &c, scale, Op::AllReduce, bytes);
-    let factor = Op::AllReduce.busbw_factor(e.ranks);
-    let tree_2node_busbw_gbs = (s.nodes() == 2 && s.input().algorithm == Algorithm::Auto).then(|| {
-        let tree = fastest(s, &c, Coll::AllReduce, &[Algo::Tree, Algo::NvlsTree], bytes.get(), scale);
-        let t = tree.map_or(0.0, |t| t.time_us());
-        if t > 0.0 { bytes.get() / (1000.0 * t) * factor } else { 0.0 }
-    });
+    let tree_2node_busbw_gbs = tree_on(s, &c, scale, bytes);
     AllReduceEstimate {
         size_bytes: e.bytes,
         ranks: e.ranks,

@@ -16,7 +16,7 @@ pub(super) fn check(s: &Scenario, op: Op, size: f64, measured: f64) -> SizeCheck
         .then(|| s.with(|i| i.algorithm = Algorithm::Ring).ok())
         .flatten()
         .map(|r| collective(&r, op, bytes).busbw_gbs);
-    let tree = (op == Op::AllReduce).then(|| crate::collective::allreduce(s, bytes).tree_2node_busbw_gbs).flatten();
+    let tree = (op == Op::AllReduce).then(|| crate::collective::tree_2node_busbw(s, bytes)).flatten();
     let low = ring.map_or(e.busbw_gbs, |r| r.min(e.busbw_gbs));
     let high = ring.map_or(e.busbw_gbs, |r| r.max(e.busbw_gbs));
     let ratio = if measured < low {
