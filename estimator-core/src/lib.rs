@@ -23,13 +23,17 @@ pub mod fabric;
 pub mod health;
 pub mod human;
 pub mod import;
+pub mod layout;
 pub mod memory;
 pub mod quantity;
 pub mod recommend;
 pub mod report;
 pub mod scenario;
+pub mod schedule;
+pub mod shape;
 pub mod step;
 pub mod sweep;
+pub mod traffic;
 pub mod units;
 
 pub use catalog::{GpuSpec, IntraNodeLink};

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use crate::scenario::{Scenario, SyncStrategy};
+use crate::traffic::local_params;
 use crate::units::Bytes;
 
 /// Bytes of model state per parameter with mixed-precision Adam: BF16/FP16 parameters and gradients (2 + 2) plus
@@ -13,7 +14,8 @@ pub const MODEL_STATE_BYTES_PER_PARAM: f64 = 16.0;
 pub const OPTIMIZER_STATE_BYTES_PER_PARAM: f64 = 12.0;
 
 /// Model-state bytes per parameter that one GPU keeps when the states are sharded over `gpus` GPUs (ZeRO paper,
-/// figure 1): DDP 2 + 2 + K; ZeRO-1 2 + 2 + K/N; ZeRO-2 2 + (2 + K)/N; ZeRO-3 (2 + 2 + K)/N.
+/// figure 1): DDP 2 + 2 + K; ZeRO-1 2 + 2 + K/N; ZeRO-2 2 + (2 + K)/N; ZeRO-3 (2 + 2 + K)/N. HSDP is ZeRO-3
+/// over its shard group.
 pub fn state_bytes_per_param(sync: SyncStrategy, gpus: u32) -> f64 {
     let n = f64::from(gpus.max(1));
     let k = OPTIMIZER_STATE_BYTES_PER_PARAM;
@@ -21,51 +23,115 @@ pub fn state_bytes_per_param(sync: SyncStrategy, gpus: u32) -> f64 {
         SyncStrategy::Ddp => MODEL_STATE_BYTES_PER_PARAM,
         SyncStrategy::Zero1 => 4.0 + k / n,
         SyncStrategy::Zero2 => 2.0 + (2.0 + k) / n,
-        SyncStrategy::Zero3 => MODEL_STATE_BYTES_PER_PARAM / n,
+        SyncStrategy::Zero3 | SyncStrategy::Hsdp => MODEL_STATE_BYTES_PER_PARAM / n,
     }
+}
+
+/// Activation bytes per layer per token per hidden unit with tensor and sequence parallelism and the attention
+/// scores not stored (selective recomputation, or FlashAttention, which recomputes them): 34 / t
+/// (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models", table 2).
+pub const ACTIVATION_BYTES_PER_LAYER: f64 = 34.0;
+/// With full recomputation a layer keeps only its input: 2 bytes per token per hidden unit (table 2).
+pub const CHECKPOINTED_BYTES_PER_LAYER: f64 = 2.0;
+/// The output layer's logits in FP32 for the loss: 4 bytes per token per vocabulary entry over t (section 4.3).
+pub const LOGIT_BYTES: f64 = 4.0;
+
+/// Activation bytes one GPU keeps, from the shape (Korthikanti et al. 2022): the first pipeline stage holds
+/// min(p, m) micro-batches of L/p layers (section 4.2.3), each layer 34 sbh / t, or 2 sbh with checkpointing
+/// plus one layer being recomputed; and the logits.
+pub fn shape_activation_bytes(s: &Scenario) -> f64 {
+    let l = s.layout();
+    let shape = s.shape();
+    let sbh = l.micro_batch_tokens() * f64::from(shape.hidden);
+    let t = f64::from(l.tp);
+    let full = sbh * ACTIVATION_BYTES_PER_LAYER / t;
+    let stage_layers = f64::from(shape.layers) / f64::from(l.pp);
+    let in_flight = f64::from(l.pp.min(l.micro_batches));
+    let per_micro_batch = if l.activation_checkpointing {
+        stage_layers * sbh * CHECKPOINTED_BYTES_PER_LAYER + full
+    } else {
+        stage_layers * full
+    };
+    let logits = LOGIT_BYTES * l.micro_batch_tokens() * f64::from(shape.vocab) / t;
+    per_micro_batch * in_flight + logits
+}
+
+/// Where the activation figure comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActivationSource {
+    /// `activation_bytes_per_gpu` as given.
+    Given,
+    /// The named model's shape, micro-batch and layout.
+    Shape,
+    /// Not counted: a bare parameter count and no figure given.
+    None,
 }
 
 /// Whether the job's memory fits, per GPU.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MemoryFit {
-    /// Model states per GPU in this scenario (16 bytes/param under DDP, less as ZeRO shards them over all GPUs).
+    /// Model states per GPU in this scenario (16 bytes/param under DDP, less as ZeRO shards them and as tensor,
+    /// pipeline and expert parallelism split the model).
     pub model_state_bytes_per_gpu: Bytes,
-    /// Activation estimate per GPU (as given; 0 when not given).
+    /// Activations per GPU: as given, from the model's shape, or 0 (see `activations_from`).
     pub activation_bytes_per_gpu: Bytes,
+    /// Where the activation figure comes from.
+    pub activations_from: ActivationSource,
     /// Their sum.
     pub total_bytes_per_gpu: Bytes,
     /// The GPU's memory.
     pub gpu_memory_bytes: Bytes,
     /// Whether the scenario fits as configured.
     pub fits: bool,
-    /// Per-GPU need if the job ran on one node with the same sync strategy.
+    /// Per-GPU need if the job ran on one node with the same layout.
     pub one_node_bytes_per_gpu: Bytes,
-    /// Whether it fits on one node with the same sync strategy.
+    /// Whether it fits on one node with the same layout.
     pub fits_one_node: bool,
-    /// Per-GPU need on one node with ZeRO-3/FSDP (states sharded over the node's GPUs).
+    /// Per-GPU need on one node with ZeRO-3/FSDP (states sharded over the node's data-parallel GPUs).
     pub one_node_zero3_bytes_per_gpu: Bytes,
     /// Whether it fits on one node with ZeRO-3/FSDP.
     pub fits_one_node_zero3: bool,
-    /// The fewest GPUs that hold the model states with ZeRO-3/FSDP, activations included; `None` when the
-    /// activations alone exceed the GPU's memory.
+    /// The fewest GPUs that hold the model states with ZeRO-3/FSDP (and the layout's tensor and pipeline
+    /// parallelism), activations included; `None` when the activations alone exceed the GPU's memory.
     pub min_gpus_zero3: Option<u64>,
 }
 
 /// Model states and activations per GPU against the GPU's memory.
 pub fn memory_fit(s: &Scenario) -> MemoryFit {
-    let params = s.input().params;
-    let states = params * MODEL_STATE_BYTES_PER_PARAM;
-    let act = s.input().activation_bytes_per_gpu;
+    let l = s.layout();
+    let local = local_params(s);
+    let (act, activations_from) = if s.input().activation_bytes_per_gpu > 0.0 {
+        (s.input().activation_bytes_per_gpu, ActivationSource::Given)
+    } else if s.input().model.is_some() {
+        (shape_activation_bytes(s), ActivationSource::Shape)
+    } else {
+        (0.0, ActivationSource::None)
+    };
     let mem = s.gpu().memory().get();
     let sync = s.input().sync;
-    let here = params * state_bytes_per_param(sync, s.participants());
-    let one_node = params * state_bytes_per_param(sync, s.gpus_per_node());
-    let one_node_zero3 = params * state_bytes_per_param(SyncStrategy::Zero3, s.gpus_per_node());
+    let shard = match sync {
+        SyncStrategy::Hsdp => l.shard_group,
+        _ => l.dp,
+    };
+    let here = local * state_bytes_per_param(sync, shard);
+    // On one node the model is split the same way when it fits there; the data-parallel ranks are the rest.
+    let model_split = l.tp.saturating_mul(l.pp);
+    let node_dp = (s.gpus_per_node() / model_split.min(s.gpus_per_node())).max(1);
+    let one_node_shard = match sync {
+        SyncStrategy::Hsdp => l.shard_group.min(node_dp),
+        _ => node_dp,
+    };
+    let one_node = local * state_bytes_per_param(sync, one_node_shard);
+    let one_node_zero3 = local * state_bytes_per_param(SyncStrategy::Zero3, node_dp);
     let free = mem - act;
-    let min_gpus_zero3 = (free > 0.0).then(|| (states / free).ceil().clamp(1.0, 1e15) as u64);
+    let states = local * MODEL_STATE_BYTES_PER_PARAM;
+    let min_gpus_zero3 =
+        (free > 0.0).then(|| ((states / free).ceil() * f64::from(model_split)).clamp(1.0, 1e15) as u64);
     MemoryFit {
         model_state_bytes_per_gpu: Bytes::new(here),
         activation_bytes_per_gpu: Bytes::new(act),
+        activations_from,
         total_bytes_per_gpu: Bytes::new(here + act),
         gpu_memory_bytes: Bytes::new(mem),
         fits: here + act <= mem,

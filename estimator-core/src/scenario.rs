@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::catalog::{self, GpuSpec, IntraNodeBandwidth, IntraNodeLink, Lookup};
 use crate::fabric::Fabric;
+use crate::layout::{self, Layout};
+use crate::shape::ModelShape;
 use crate::units::{Bytes, GbitPerSec, Seconds};
 
 /// Element type of the gradients that are synchronised.
@@ -82,19 +84,28 @@ pub enum SyncStrategy {
     /// ZeRO-3 / FSDP: parameters, gradients and optimizer states sharded; reduce-scatter of gradients plus
     /// all-gather of parameters, 1.5x the DDP volume.
     Zero3,
+    /// Hybrid sharding (PyTorch FSDP `HYBRID_SHARD`, FSDP2 with a 2-D mesh): ZeRO-3 inside a shard group (a node
+    /// by default), replicated across groups; only the all-reduce of each GPU's gradient shard crosses groups.
+    Hsdp,
 }
 
 impl SyncStrategy {
     /// Every strategy, in the order a user interface lists them.
-    pub const ALL: [SyncStrategy; 4] =
-        [SyncStrategy::Ddp, SyncStrategy::Zero1, SyncStrategy::Zero2, SyncStrategy::Zero3];
+    pub const ALL: [SyncStrategy; 5] =
+        [SyncStrategy::Ddp, SyncStrategy::Zero1, SyncStrategy::Zero2, SyncStrategy::Zero3, SyncStrategy::Hsdp];
 
-    /// Communication volume relative to a DDP all-reduce (ZeRO paper, sections 7.2.1 and 7.2.2).
+    /// Communication volume relative to a DDP all-reduce (ZeRO paper, sections 7.2.1 and 7.2.2). HSDP moves
+    /// ZeRO-3's 1.5x through each GPU's links, most of it inside its shard group.
     pub fn volume_factor(self) -> f64 {
         match self {
             SyncStrategy::Ddp | SyncStrategy::Zero1 | SyncStrategy::Zero2 => 1.0,
-            SyncStrategy::Zero3 => 1.5,
+            SyncStrategy::Zero3 | SyncStrategy::Hsdp => 1.5,
         }
+    }
+
+    /// Whether parameters are sharded and gathered layer by layer (ZeRO-3/FSDP and HSDP).
+    pub fn shards_parameters(self) -> bool {
+        matches!(self, SyncStrategy::Zero3 | SyncStrategy::Hsdp)
     }
 
     /// The lower-case name (`ddp`, `zero1`, `zero2`, `zero3`).
@@ -104,6 +115,7 @@ impl SyncStrategy {
             SyncStrategy::Zero1 => "zero1",
             SyncStrategy::Zero2 => "zero2",
             SyncStrategy::Zero3 => "zero3",
+            SyncStrategy::Hsdp => "hsdp",
         }
     }
 
@@ -114,16 +126,19 @@ impl SyncStrategy {
             SyncStrategy::Zero1 => "ZeRO-1",
             SyncStrategy::Zero2 => "ZeRO-2",
             SyncStrategy::Zero3 => "ZeRO-3/FSDP",
+            SyncStrategy::Hsdp => "HSDP",
         }
     }
 
-    /// Parses `ddp`, `zero1`, `zero2` and `zero3` (also `zero-1`, `shard_grad_op`, `fsdp`, `zero-3`).
+    /// Parses `ddp`, `zero1`, `zero2`, `zero3` and `hsdp` (also `zero-1`, `shard_grad_op`, `fsdp`, `zero-3`,
+    /// `hybrid_shard`).
     pub fn parse(s: &str) -> Option<SyncStrategy> {
         match s.trim().to_ascii_lowercase().as_str() {
             "ddp" | "allreduce" | "all-reduce" => Some(SyncStrategy::Ddp),
             "zero1" | "zero-1" | "zero_1" => Some(SyncStrategy::Zero1),
             "zero2" | "zero-2" | "zero_2" | "shard_grad_op" | "shard-grad-op" => Some(SyncStrategy::Zero2),
             "zero3" | "zero-3" | "zero_3" | "fsdp" | "full_shard" | "full-shard" => Some(SyncStrategy::Zero3),
+            "hsdp" | "hybrid_shard" | "hybrid-shard" => Some(SyncStrategy::Hsdp),
             _ => None,
         }
     }
@@ -179,6 +194,9 @@ pub const DEFAULT_TOKENS_PER_STEP: f64 = 4_194_304.0;
 pub const DEFAULT_MFU: f64 = 0.4;
 /// PyTorch DDP's default bucket: `bucket_cap_mb=25` (torch.nn.parallel.DistributedDataParallel), in MiB.
 pub const DEFAULT_BUCKET_MIB: f64 = 25.0;
+/// Default sequence length: 4096 tokens, Llama 2's context and the sequences of [`DEFAULT_TOKENS_PER_STEP`]
+/// (Touvron et al. 2023, section 2.2).
+pub const DEFAULT_SEQ_LEN: i64 = 4096;
 /// Default target: exposed communication at most this share of the step.
 pub const DEFAULT_TARGET_EXPOSED_SHARE: f64 = 0.10;
 
@@ -225,8 +243,9 @@ pub struct ScenarioInput {
     pub gdr: bool,
     /// All-reduce algorithm to model.
     pub algorithm: Algorithm,
-    /// Share of the communication hidden behind compute, 0..1.
-    pub overlap: f64,
+    /// Override: share of the communication hidden behind compute, 0..1. `None` (the default): what the
+    /// frameworks' schedule hides ([`crate::schedule`]).
+    pub overlap: Option<f64>,
     /// Override: bus bandwidth per adapter as a share of line rate, 0..1.
     pub link_efficiency: Option<f64>,
     /// Override: latency of one all-reduce, microseconds.
@@ -239,6 +258,31 @@ pub struct ScenarioInput {
     pub measured_busbw_gbs: Option<f64>,
     /// Exposed communication allowed as a share of the step when choosing a fabric.
     pub target_exposed_share: f64,
+    /// A model from the shape catalog ([`crate::shape::MODELS`]): its parameter count replaces `params`, and its
+    /// shape sizes the messages and the activations. `None`: a generic dense shape of `params` parameters.
+    pub model: Option<String>,
+    /// Tensor-parallel degree (inside a node unless larger than one).
+    pub tp: i64,
+    /// Pipeline stages.
+    pub pp: i64,
+    /// Expert-parallel degree (a mixture-of-experts model's experts split over this many data-parallel ranks).
+    pub ep: i64,
+    /// Micro-batches per optimizer step in each pipeline; `None`: the sequences per step over the data-parallel
+    /// ranks and the micro-batch size when tokens per step are known, else the accumulation steps.
+    pub micro_batches: Option<i64>,
+    /// Tokens per sequence.
+    pub seq_len: i64,
+    /// Sequences per micro-batch on each GPU.
+    pub micro_batch_size: i64,
+    /// Activation checkpointing: each block keeps its input and recomputes the rest in the backward pass.
+    pub activation_checkpointing: bool,
+    /// HSDP's shard group, in GPUs; `None`: one node's data-parallel ranks.
+    pub shard_group: Option<i64>,
+    /// The framework overlaps tensor-parallel communication with compute (Megatron's `--tp-comm-overlap`).
+    pub tp_overlap: bool,
+    /// The framework overlaps the expert-parallel all-to-all with compute (DeepSeek-V3's DualPipe and the
+    /// like).
+    pub ep_overlap: bool,
 }
 
 impl Default for ScenarioInput {
@@ -260,12 +304,23 @@ impl Default for ScenarioInput {
             fabric: Fabric::Infiniband,
             gdr: true,
             algorithm: Algorithm::Auto,
-            overlap: 0.0,
+            overlap: None,
             link_efficiency: None,
             latency_us: None,
             ring_factor: None,
             measured_busbw_gbs: None,
             target_exposed_share: DEFAULT_TARGET_EXPOSED_SHARE,
+            model: None,
+            tp: 1,
+            pp: 1,
+            ep: 1,
+            micro_batches: None,
+            seq_len: DEFAULT_SEQ_LEN,
+            micro_batch_size: 1,
+            activation_checkpointing: false,
+            shard_group: None,
+            tp_overlap: false,
+            ep_overlap: false,
         }
     }
 }
@@ -294,11 +349,19 @@ pub enum Field {
     TargetExposedShare,
     /// The message size of a single all-reduce (`collective::message_bytes`).
     Bytes,
+    Model,
+    Tp,
+    Pp,
+    Ep,
+    MicroBatches,
+    SeqLen,
+    MicroBatchSize,
+    ShardGroup,
 }
 
 impl Field {
     /// Every field, in declaration order (a test holds it complete).
-    pub const ALL: [Field; 18] = [
+    pub const ALL: [Field; 26] = [
         Field::Params,
         Field::GradAccumSteps,
         Field::BucketBytes,
@@ -317,6 +380,14 @@ impl Field {
         Field::MeasuredBusbwGbs,
         Field::TargetExposedShare,
         Field::Bytes,
+        Field::Model,
+        Field::Tp,
+        Field::Pp,
+        Field::Ep,
+        Field::MicroBatches,
+        Field::SeqLen,
+        Field::MicroBatchSize,
+        Field::ShardGroup,
     ];
 
     /// The JSON key (and, with `-` for `_`, the CLI flag).
@@ -340,6 +411,14 @@ impl Field {
             Field::MeasuredBusbwGbs => "measured_busbw_gbs",
             Field::TargetExposedShare => "target_exposed_share",
             Field::Bytes => "bytes",
+            Field::Model => "model",
+            Field::Tp => "tp",
+            Field::Pp => "pp",
+            Field::Ep => "ep",
+            Field::MicroBatches => "micro_batches",
+            Field::SeqLen => "seq_len",
+            Field::MicroBatchSize => "micro_batch_size",
+            Field::ShardGroup => "shard_group",
         }
     }
 }
@@ -394,6 +473,22 @@ pub enum Reason {
     /// A multi-node job needs a network.
     #[error("must be at least 1 when nodes > 1 (a multi-node job needs a network adapter)")]
     NeedsAdapters,
+    /// A name the catalog does not have.
+    #[error("unknown {what} '{got}' (known: {known})")]
+    Unknown {
+        /// What was looked up.
+        what: &'static str,
+        /// The name given.
+        got: String,
+        /// The names the catalog has.
+        known: String,
+    },
+    /// A parallel degree that does not fit the job.
+    #[error("{why}")]
+    Layout {
+        /// Why, with the numbers.
+        why: String,
+    },
 }
 
 /// A rejected input: which field and why.
@@ -459,6 +554,11 @@ pub(crate) fn range(field: Field, v: f64, min: f64, max: f64, unit: &'static str
     Ok(v)
 }
 
+/// Checks `min <= v <= max` for a count.
+pub(crate) fn count_in(field: Field, v: i64, min: i64, max: i64) -> Result<u32, ScenarioError> {
+    count(field, v, min, max)
+}
+
 fn count(field: Field, v: i64, min: i64, max: i64) -> Result<u32, ScenarioError> {
     if v < min {
         return Err(err(field, Reason::TooSmall { min: Shown(min as f64), got: Shown(v as f64), unit: "" }));
@@ -481,6 +581,8 @@ pub struct Scenario {
     gpus_per_node: u32,
     adapters_per_node: u32,
     grad_accum_steps: u32,
+    shape: ModelShape,
+    layout: Layout,
     warnings: Vec<String>,
 }
 
@@ -492,8 +594,13 @@ impl Scenario {
         Scenario::build(input, gpu_lookup)
     }
 
-    fn build(input: ScenarioInput, gpu_lookup: Lookup) -> Result<Scenario, ScenarioError> {
+    fn build(mut input: ScenarioInput, gpu_lookup: Lookup) -> Result<Scenario, ScenarioError> {
         use limits::*;
+        let shape = layout::resolve_shape(&input)?;
+        if input.model.is_some() {
+            // A named model brings its own parameter count.
+            input.params = shape.params;
+        }
         range(Field::Params, input.params, 1.0, MAX_PARAMS, " parameters")?;
         let grad_accum_steps = count(Field::GradAccumSteps, input.grad_accum_steps, 1, MAX_GRAD_ACCUM)?;
         range(Field::BucketBytes, input.bucket_bytes, MIN_BUCKET_BYTES, MAX_BUCKET_BYTES, " bytes")?;
@@ -514,7 +621,9 @@ impl Scenario {
             return Err(err(Field::AdaptersPerNode, Reason::NeedsAdapters));
         }
         range(Field::LinkGbps, input.link_gbps, MIN_LINK_GBPS, MAX_LINK_GBPS, " Gb/s")?;
-        range(Field::Overlap, input.overlap, 0.0, 1.0, "")?;
+        if let Some(o) = input.overlap {
+            range(Field::Overlap, o, 0.0, 1.0, "")?;
+        }
         if let Some(e) = input.link_efficiency {
             range(Field::LinkEfficiency, e, MIN_FRACTION, 1.0, "")?;
         }
@@ -545,6 +654,9 @@ impl Scenario {
             }
             Lookup::Exact(_) => {}
         }
+        let (layout, layout_warnings) =
+            layout::resolve(&input, &shape, nodes.saturating_mul(gpus_per_node), gpus_per_node)?;
+        warnings.extend(layout_warnings);
         let link = input.intra_node.unwrap_or(gpu.intra_node);
         let intra = catalog::intra_node_bandwidth(gpu, link);
         if intra.link != link {
@@ -559,6 +671,8 @@ impl Scenario {
             gpus_per_node,
             adapters_per_node,
             grad_accum_steps,
+            shape,
+            layout,
             warnings,
         })
     }
@@ -582,6 +696,16 @@ impl Scenario {
     /// The validated inputs.
     pub fn input(&self) -> &ScenarioInput {
         &self.input
+    }
+
+    /// The model's shape: the catalog's, or the generic shape of the parameter count.
+    pub fn shape(&self) -> &ModelShape {
+        &self.shape
+    }
+
+    /// The parallel layout.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     /// The resolved GPU (generic defaults when the name was unknown).
@@ -674,8 +798,8 @@ mod tests {
         rejects(|i| i.adapters_per_node = 0, Field::AdaptersPerNode, "nodes > 1");
         rejects(|i| i.link_gbps = 10_000.0, Field::LinkGbps, "at most 3200 Gb/s");
         rejects(|i| i.link_gbps = 0.0, Field::LinkGbps, "at least");
-        rejects(|i| i.overlap = 1.5, Field::Overlap, "at most 1");
-        rejects(|i| i.overlap = -0.1, Field::Overlap, "at least 0");
+        rejects(|i| i.overlap = Some(1.5), Field::Overlap, "at most 1");
+        rejects(|i| i.overlap = Some(-0.1), Field::Overlap, "at least 0");
         rejects(|i| i.link_efficiency = Some(0.0), Field::LinkEfficiency, "at least");
         rejects(|i| i.ring_factor = Some(3.0), Field::RingFactor, "at most 2");
         rejects(|i| i.latency_us = Some(f64::NEG_INFINITY), Field::LatencyUs, "finite");
@@ -722,6 +846,14 @@ mod tests {
                 Field::MeasuredBusbwGbs => 15,
                 Field::TargetExposedShare => 16,
                 Field::Bytes => 17,
+                Field::Model => 18,
+                Field::Tp => 19,
+                Field::Pp => 20,
+                Field::Ep => 21,
+                Field::MicroBatches => 22,
+                Field::SeqLen => 23,
+                Field::MicroBatchSize => 24,
+                Field::ShardGroup => 25,
             }
         }
         for (i, f) in Field::ALL.into_iter().enumerate() {

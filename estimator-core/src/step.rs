@@ -2,8 +2,11 @@
 
 use serde::Serialize;
 
-use crate::collective::{self, Bottleneck, Op, Timing};
+use crate::collective::{self, Bottleneck};
+use crate::layout::Layout;
 use crate::scenario::{ComputeInput, Scenario};
+use crate::schedule::{OverlapSource, schedule};
+use crate::traffic::{Kind, Tier, Traffic, traffic};
 use crate::units::{Bytes, GbytePerSec, Seconds};
 
 /// FLOPs per parameter per token for a forward and backward pass (Kaplan et al. 2020, "Scaling Laws for Neural
@@ -79,9 +82,11 @@ pub struct StepEstimate {
     pub link_efficiency: f64,
     /// Latency paid by each bucket's collective (NCCL's, for the pair it picks at the bucket size).
     pub latency_per_collective_s: Seconds,
-    /// Gradient buckets per step (each pays the latency).
+    /// Gradient buckets per step (each pays the latency); ZeRO-3/HSDP: the units reduce-scattered per
+    /// micro-batch.
     pub buckets: u64,
-    /// The all-reduce of one full bucket (the last may be smaller): its time.
+    /// One full bucket's synchronisation (the last may be smaller): its time. The all-reduce under DDP, the
+    /// reduce-scatter under ZeRO.
     pub bucket_allreduce_s: Seconds,
     /// The bus bandwidth nccl-tests would print at the bucket size, GB/s: below `busbw_gbs` where latency and
     /// mid-size effects matter.
@@ -90,7 +95,7 @@ pub struct StepEstimate {
     pub algorithm: &'static str,
     /// NCCL's protocol for the bucket size (`LL`, `LL128`, `Simple`).
     pub protocol: &'static str,
-    /// Communication per step: volume x the all-reduces of every bucket, each timed at its size.
+    /// Communication per step: every kind of traffic, each call timed at its size.
     pub comm_s: Seconds,
     /// Communication hidden behind compute.
     pub hidden_comm_s: Seconds,
@@ -98,7 +103,9 @@ pub struct StepEstimate {
     pub exposed_comm_s: Seconds,
     /// Compute per optimizer step.
     pub compute_s: Seconds,
-    /// Step time: compute + exposed communication.
+    /// The pipeline bubble: (stages - 1) / micro-batches of the compute (0 without pipeline parallelism).
+    pub bubble_s: Seconds,
+    /// Step time: compute + exposed communication + bubble.
     pub step_s: Seconds,
     /// Compute / step: 1 when communication is free.
     pub scaling_efficiency: f64,
@@ -106,23 +113,63 @@ pub struct StepEstimate {
     pub exposed_share: f64,
     /// Tokens per second, when tokens per step are known.
     pub tokens_per_s: Option<f64>,
+    /// Hidden / all communication.
+    pub overlap: f64,
+    /// Where the hidden share comes from: the frameworks' `schedule`, or the user's `overlap` (`set`).
+    pub overlap_source: OverlapSource,
+    /// Bytes each GPU sends over the network per step, all kinds.
+    pub network_bytes_per_gpu: Bytes,
+    /// Every kind of traffic of the step.
+    pub traffic: Vec<Traffic>,
+    /// The layout it ran with.
+    pub layout: LayoutUsed,
 }
 
-/// Gradient bytes of a scenario.
+/// Gradient bytes of a scenario: the whole model's, as the reference arithmetic counts them.
 pub fn gradient_bytes(s: &Scenario) -> Bytes {
     Bytes::new(s.input().params * s.input().dtype.bytes())
 }
 
-/// Compute time per optimizer step.
+/// FLOPs per parameter per token with activation checkpointing: the recomputed forward adds 2 to the 6
+/// (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models", section 6: full
+/// recomputation costs an extra forward pass, about 33% more).
+pub const FLOPS_PER_PARAM_PER_TOKEN_RECOMPUTE: f64 = 8.0;
+
+/// Share of a micro-batch's compute that is the forward pass: 1/3 (the backward is twice the forward), 1/4
+/// with checkpointing (the backward also recomputes the forward).
+pub fn forward_share(s: &Scenario) -> f64 {
+    let b = crate::schedule::BACKWARD_OVER_FORWARD;
+    if s.layout().activation_checkpointing { 1.0 / (2.0 + b) } else { 1.0 / (1.0 + b) }
+}
+
+/// Compute time per optimizer step. From tokens, the FLOPs are those of the parameters each token goes through
+/// (all of a dense model's, the active ones of a mixture of experts).
 pub fn compute_time(s: &Scenario) -> Seconds {
     match s.input().compute {
         ComputeInput::Given { ms } => Seconds::from_millis(ms),
         ComputeInput::Tokens { tokens_per_step, mfu } => {
-            let flops = FLOPS_PER_PARAM_PER_TOKEN * s.input().params * tokens_per_step;
+            let per_token = if s.layout().activation_checkpointing {
+                FLOPS_PER_PARAM_PER_TOKEN_RECOMPUTE
+            } else {
+                FLOPS_PER_PARAM_PER_TOKEN
+            };
+            let flops = per_token * s.shape().active_params * tokens_per_step;
             let rate = f64::from(s.participants()) * s.gpu().bf16_dense_tflops.flop_per_s() * mfu;
             Seconds::new(flops / rate)
         }
     }
+}
+
+/// The layout a step ran with, for the JSON (`layout`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LayoutUsed {
+    /// The shape's catalog key (`generic` for a parameter count).
+    pub model: &'static str,
+    /// The layout in a few words (`ZeRO-3/FSDP + TP 8`).
+    pub description: String,
+    /// The degrees and batch.
+    #[serde(flatten)]
+    pub layout: Layout,
 }
 
 /// Estimates one optimizer step.
@@ -138,38 +185,34 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
     } = self::lower_bound(s, r);
 
     let bus = collective::bus_bandwidth(s);
-    let syncing = s.participants() > 1;
-    let bucket = Bytes::new(s.input().bucket_bytes.min(g.get()));
-    let buckets = if syncing { (g.get() / bucket.get()).ceil().max(1.0) as u64 } else { 0 };
-    let full = collective::timing(s, Op::AllReduce, bucket);
-    // A ring factor set by the user scales the bytes each all-reduce moves, as it scales the lower bound.
-    let bytes_scale = match s.input().ring_factor {
-        Some(r) if syncing => r / collective::nccl_busbw_factor(s.participants()),
-        _ => 1.0,
-    };
-    let time = |t: &Timing| Seconds::from_micros(t.latency_us + t.transfer_us * bytes_scale);
-    let comm = if syncing {
-        let whole = (g.get() / bucket.get()).floor();
-        let rest = g.get() - whole * bucket.get();
-        let last =
-            if rest > 0.5 { time(&collective::timing(s, Op::AllReduce, Bytes::new(rest))) } else { Seconds::ZERO };
-        (time(&full).scale(whole) + last).scale(volume)
-    } else {
-        Seconds::ZERO
-    };
-    let bucket_time = if syncing { time(&full) } else { Seconds::ZERO };
-    let bucket_busbw = if bucket_time.as_secs() > 0.0 {
-        GbytePerSec::new(bucket.as_gb() / bucket_time.as_secs() * collective::nccl_busbw_factor(s.participants()))
-    } else {
-        GbytePerSec::new(0.0)
+    let compute = compute_time(s);
+    let mut rows = traffic(s);
+    let o = schedule(s, &mut rows, compute, forward_share(s));
+
+    // The gradient synchronisation's row describes the buckets (DDP, ZeRO-1/2) or units (ZeRO-3, HSDP).
+    let sync = rows
+        .iter()
+        .find(|t| matches!(t.kind, Kind::GradientAllReduce | Kind::GradientReduceScatter | Kind::FsdpReduceScatter));
+    let (buckets, bucket_time, bucket_busbw, latency, algorithm, protocol) = match sync {
+        Some(t) => {
+            let time = t.call_s();
+            let busbw = if time.as_secs() > 0.0 {
+                t.message_bytes.as_gb() / time.as_secs() * t.op.busbw_factor(t.ranks)
+            } else {
+                0.0
+            };
+            let per_step = if t.kind == Kind::FsdpReduceScatter {
+                t.calls / u64::from(s.layout().micro_batches.max(1))
+            } else {
+                t.calls
+            };
+            (per_step, time, busbw, Seconds::from_micros(t.call.latency_us), t.algorithm, t.protocol)
+        }
+        None => (0, Seconds::ZERO, 0.0, Seconds::ZERO, "none", "none"),
     };
 
-    let compute = compute_time(s);
-    // Only the last accumulation micro-step's backward pass runs while the gradients are synchronised.
-    let window = compute.scale(1.0 / f64::from(s.grad_accum_steps()));
-    let hidden = comm.scale(s.input().overlap).min(window);
-    let exposed = comm - hidden;
-    let step = compute + exposed;
+    let exposed = o.exposed;
+    let step = compute + exposed + o.bubble;
     let (scaling_efficiency, exposed_share) = if step.as_secs() > 0.0 {
         (compute.as_secs() / step.as_secs(), exposed.as_secs() / step.as_secs())
     } else {
@@ -190,26 +233,35 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
         busbw_gbs: bus.busbw,
         bottleneck: bus.bottleneck,
         link_efficiency: bus.efficiency,
-        latency_per_collective_s: Seconds::from_micros(full.latency_us),
+        latency_per_collective_s: latency,
         buckets,
         bucket_allreduce_s: bucket_time,
-        bucket_busbw_gbs: bucket_busbw,
-        algorithm: full.algorithm,
-        protocol: full.protocol,
-        comm_s: comm,
-        hidden_comm_s: hidden,
+        bucket_busbw_gbs: GbytePerSec::new(bucket_busbw),
+        algorithm,
+        protocol,
+        comm_s: o.comm,
+        hidden_comm_s: o.hidden(),
         exposed_comm_s: exposed,
         compute_s: compute,
+        bubble_s: o.bubble,
         step_s: step,
         scaling_efficiency,
         exposed_share,
         tokens_per_s,
+        overlap: o.share(),
+        overlap_source: o.source,
+        network_bytes_per_gpu: Bytes::new(
+            rows.iter().filter(|t| t.tier == Tier::Network).map(|t| t.bytes_per_gpu.get()).sum(),
+        ),
+        traffic: rows,
+        layout: LayoutUsed { model: s.shape().key, description: s.layout().describe(), layout: *s.layout() },
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::collective::Op;
     use crate::scenario::{ScenarioInput, SyncStrategy};
 
     fn estimate(change: impl FnOnce(&mut ScenarioInput)) -> StepEstimate {
@@ -260,7 +312,10 @@ mod tests {
         let ddp = estimate(|_| {});
         let z3 = estimate(|i| i.sync = SyncStrategy::Zero3);
         assert!(close(z3.bytes_per_participant.get(), 1.5 * ddp.bytes_per_participant.get()));
-        assert!(close(z3.comm_s.as_secs(), 1.5 * ddp.comm_s.as_secs()));
+        // Per micro-batch, every unit is gathered twice and reduce-scattered once: 3 x (n-1)/n of the model.
+        let sent: f64 = z3.traffic.iter().map(|t| t.bytes_per_gpu.get()).sum();
+        let m = f64::from(z3.layout.layout.micro_batches);
+        assert!(close(sent, 3.0 * m * 15.0 / 16.0 * 14e9), "{sent}");
     }
 
     #[test]
@@ -281,14 +336,14 @@ mod tests {
     #[test]
     fn overlap_never_hides_more_than_the_compute_window() {
         let e = estimate(|i| {
-            i.overlap = 1.0;
+            i.overlap = Some(1.0);
             i.link_gbps = 25.0;
             i.compute = ComputeInput::Given { ms: 500.0 };
         });
         assert!(close(e.hidden_comm_s.as_secs(), 0.5));
         assert!(close(e.step_s.as_secs(), e.comm_s.as_secs()));
         let accum = estimate(|i| {
-            i.overlap = 1.0;
+            i.overlap = Some(1.0);
             i.link_gbps = 25.0;
             i.grad_accum_steps = 4;
             i.compute = ComputeInput::Given { ms: 500.0 };

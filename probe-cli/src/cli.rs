@@ -189,25 +189,64 @@ pub struct ClusterArgs {
 /// `probe-cli estimate step`
 #[derive(Debug, Args)]
 pub struct StepArgs {
-    /// Parameter count: 7e9, 7B, 70B, 1.5T.
-    #[arg(long, value_parser = parse_count_arg, default_value = "7B", value_name = "COUNT")]
-    pub params: f64,
+    /// Parameter count: 7e9, 7B, 70B, 1.5T (default 7B; --model brings its own).
+    #[arg(long, value_parser = parse_count_arg, value_name = "COUNT", conflicts_with = "model")]
+    pub params: Option<f64>,
+    /// A model from the shape catalog (`estimate catalog` lists them): llama-3.1-70b, mixtral-8x7b,
+    /// deepseek-v3, ...; its parameter count, layers, hidden size and experts size the traffic and the
+    /// activations.
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
     /// Gradient element type: fp32, bf16, fp16, fp8.
     #[arg(long, value_parser = parse_dtype, default_value = "bf16", value_name = "fp32|bf16|fp16|fp8")]
     pub dtype: GradDtype,
-    /// Gradient sync: ddp (all-reduce), zero1 or zero2 (sharded optimizer states, and gradients for zero2: the
-    /// all-reduce's volume), or zero3 (ZeRO-3/FSDP, 1.5x the volume).
-    #[arg(long, value_parser = parse_sync, default_value = "ddp", value_name = "ddp|zero1|zero2|zero3")]
+    /// Gradient sync: ddp (all-reduce), zero1 or zero2 (sharded optimizer states, and gradients for zero2:
+    /// reduce-scatter, then the parameters gathered after the optimizer), zero3 or fsdp (parameters gathered per
+    /// layer, 1.5x the volume), hsdp (FSDP inside a shard group, a node by default; only the gradient shards'
+    /// all-reduce crosses groups).
+    #[arg(long, value_parser = parse_sync, default_value = "ddp", value_name = "ddp|zero1|zero2|zero3|fsdp|hsdp")]
     pub sync: SyncStrategy,
+    /// HSDP's shard group in GPUs (default: one node's data-parallel GPUs).
+    #[arg(long, allow_negative_numbers = true, value_name = "GPUS")]
+    pub shard_group: Option<i64>,
+    /// Tensor-parallel degree (inside a node unless larger than a node).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub tp: i64,
+    /// Pipeline stages.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub pp: i64,
+    /// Micro-batches per optimizer step in each pipeline (default: tokens per step / (seq len x micro-batch size
+    /// x data-parallel GPUs), or --grad-accum-steps).
+    #[arg(long, allow_negative_numbers = true)]
+    pub micro_batches: Option<i64>,
+    /// Expert-parallel degree (a mixture-of-experts --model).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub ep: i64,
+    /// Tokens per sequence.
+    #[arg(long, default_value_t = 4096, allow_negative_numbers = true)]
+    pub seq_len: i64,
+    /// Sequences per micro-batch on each GPU.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub micro_batch_size: i64,
+    /// Activation checkpointing: blocks keep their input and recompute the rest in the backward pass.
+    #[arg(long)]
+    pub activation_checkpointing: bool,
+    /// The framework overlaps tensor-parallel communication with compute (Megatron --tp-comm-overlap).
+    #[arg(long)]
+    pub tp_overlap: bool,
+    /// The framework overlaps the expert-parallel all-to-all with compute.
+    #[arg(long)]
+    pub ep_overlap: bool,
     /// Number of nodes (above 1, --adapters and --link-gbps are required).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub nodes: i64,
     /// The hardware.
     #[command(flatten)]
     pub cluster: ClusterArgs,
-    /// Share of the communication hidden behind compute, 0..1 (0: none hidden).
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-    pub overlap: f64,
+    /// Override: share of the communication hidden behind compute, 0..1 (default: what the frameworks'
+    /// schedule hides: DDP's buckets behind the backward pass, FSDP's prefetched gathers, ...).
+    #[arg(long, allow_negative_numbers = true)]
+    pub overlap: Option<f64>,
     /// Compute time per optimizer step in milliseconds (instead of deriving it from tokens).
     #[arg(long, conflicts_with_all = ["tokens_per_step", "mfu"], allow_negative_numbers = true)]
     pub compute_ms: Option<f64>,
@@ -226,7 +265,8 @@ pub struct StepArgs {
     /// Gradient bucket size (raw bytes or KiB/MiB/GiB/KB/MB/GB); each bucket pays the latency.
     #[arg(long, value_parser = parse_bytes_arg, default_value = "25MiB", value_name = "SIZE")]
     pub bucket_bytes: f64,
-    /// Activation memory per GPU to add to the memory fit (bytes or KiB/MiB/GiB/KB/MB/GB).
+    /// Activation memory per GPU to add to the memory fit (bytes or KiB/MiB/GiB/KB/MB/GB); 0 with --model:
+    /// from the model's shape.
     #[arg(long, value_parser = parse_bytes_arg, default_value = "0", value_name = "SIZE")]
     pub activation_bytes_per_gpu: f64,
     /// Exposed communication allowed as a share of the step when recommending a fabric.

@@ -4,6 +4,8 @@
 use std::fmt::Write as _;
 
 use estimator_core::scenario::{DEFAULT_MFU, DEFAULT_TOKENS_PER_STEP};
+use estimator_core::schedule::OverlapSource;
+use estimator_core::traffic::Traffic;
 use estimator_core::{
     Comparison, ComputeInput, Estimate, Field, Scenario, ScenarioInput, Seconds, SweepPoint, compare, estimate, human,
     sweep_line_rate, sweep_nodes,
@@ -19,9 +21,20 @@ use crate::scenario::{apply_cluster, flag, usage};
 /// The scenario `estimate step` describes, and with `--report` what it took from the report (one line each).
 fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>), Failure> {
     let mut input = ScenarioInput {
-        params: a.params,
+        params: a.params.unwrap_or(ScenarioInput::default().params),
+        model: a.model.clone(),
         dtype: a.dtype,
         sync: a.sync,
+        shard_group: a.shard_group,
+        tp: a.tp,
+        pp: a.pp,
+        ep: a.ep,
+        micro_batches: a.micro_batches,
+        seq_len: a.seq_len,
+        micro_batch_size: a.micro_batch_size,
+        activation_checkpointing: a.activation_checkpointing,
+        tp_overlap: a.tp_overlap,
+        ep_overlap: a.ep_overlap,
         grad_accum_steps: a.grad_accum_steps,
         bucket_bytes: a.bucket_bytes,
         activation_bytes_per_gpu: a.activation_bytes_per_gpu,
@@ -209,31 +222,57 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
         "bus bandwidth",
         format!("{} GB/s, limited by {}", human::num(st.busbw_gbs.get(), 1), st.bottleneck.describe()),
     );
+    let l = &st.layout.layout;
     row(
         &mut t,
-        "communication",
+        "layout",
         format!(
-            "{} ({} x one bucket's all-reduce, {} as NCCL runs it: {}/{}, {} GB/s busbw, {} latency)",
-            human::secs(st.comm_s),
-            st.buckets,
-            human::secs(st.bucket_allreduce_s),
-            st.algorithm,
-            st.protocol,
-            human::num(st.bucket_busbw_gbs.get(), 1),
-            human::secs(st.latency_per_collective_s)
+            "{} ({}; {} micro-batch{} of {} x {} tokens per GPU)",
+            st.layout.description,
+            if i.model.is_some() { s.shape().name } else { "dense model of this size" },
+            l.micro_batches,
+            if l.micro_batches == 1 { "" } else { "es" },
+            l.micro_batch_size,
+            l.seq_len
         ),
     );
     row(
         &mut t,
+        "communication",
+        format!(
+            "{} per step, {} over the network per GPU",
+            human::secs(st.comm_s),
+            human::gb(st.network_bytes_per_gpu)
+        ),
+    );
+    t.push_str(&traffic_text(&st.traffic));
+    row(
+        &mut t,
         "  hidden by overlap",
-        format!("{} (overlap {})", human::secs(st.hidden_comm_s), human::pct(i.overlap)),
+        format!(
+            "{} (overlap {}, {})",
+            human::secs(st.hidden_comm_s),
+            human::pct(st.overlap),
+            match st.overlap_source {
+                OverlapSource::Schedule => "from the frameworks' schedule",
+                OverlapSource::Set => "set with --overlap",
+            }
+        ),
     );
     row(&mut t, "  exposed", human::secs(st.exposed_comm_s));
+    if st.bubble_s.as_secs() > 0.0 {
+        row(
+            &mut t,
+            "pipeline bubble",
+            format!("{} ((stages - 1) / micro-batches of the compute)", human::secs(st.bubble_s)),
+        );
+    }
     let compute_note = match i.compute {
         ComputeInput::Given { .. } => "given".to_string(),
         ComputeInput::Tokens { tokens_per_step, mfu } => format!(
-            "6 x {} params x {} tokens / ({} GPUs x {} TFLOP/s x MFU {})",
-            human::params(i.params),
+            "{} x {} params x {} tokens / ({} GPUs x {} TFLOP/s x MFU {})",
+            if l.activation_checkpointing { 8 } else { 6 },
+            human::params(s.shape().active_params),
             human::count(tokens_per_step),
             s.participants(),
             human::num(s.gpu().bf16_dense_tflops.get(), 0),
@@ -273,6 +312,34 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
     let _ = writeln!(t, "\nRecommendation: {kind}. {}.", e.recommendation.headline);
     for r in &e.recommendation.reasons {
         let _ = writeln!(t, "  - {r}");
+    }
+    t
+}
+
+/// The step's traffic as a table: one row per kind.
+fn traffic_text(rows: &[Traffic]) -> String {
+    let mut t = format!(
+        "    {:<24} {:<10} {:>5} {:>8} {:>10} {:>10} {:>10} {:>10}  {}\n",
+        "kind", "tier", "ranks", "calls", "message", "per GPU", "time", "exposed", "NCCL"
+    );
+    for r in rows {
+        let _ = writeln!(
+            t,
+            "    {:<24} {:<10} {:>5} {:>8} {:>10} {:>10} {:>10} {:>10}  {}/{}",
+            r.kind.name(),
+            r.tier.name(),
+            r.ranks,
+            r.calls,
+            human::binary(r.message_bytes),
+            human::gb(r.bytes_per_gpu),
+            human::secs(r.time_s),
+            human::secs(r.exposed_s),
+            r.algorithm,
+            r.protocol
+        );
+    }
+    if rows.is_empty() {
+        t.push_str("    (none: one GPU, or nothing to synchronise)\n");
     }
     t
 }

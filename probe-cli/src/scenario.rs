@@ -29,6 +29,14 @@ pub fn flag(field: Field) -> &'static str {
         Field::MeasuredBusbwGbs => "--measured-busbw-gbs",
         Field::TargetExposedShare => "--target-exposed-share",
         Field::Bytes => "--bytes",
+        Field::Model => "--model",
+        Field::Tp => "--tp",
+        Field::Pp => "--pp",
+        Field::Ep => "--ep",
+        Field::MicroBatches => "--micro-batches",
+        Field::SeqLen => "--seq-len",
+        Field::MicroBatchSize => "--micro-batch-size",
+        Field::ShardGroup => "--shard-group",
     }
 }
 

@@ -17,6 +17,7 @@
 
 pub mod curves;
 pub mod provenance;
+pub mod steps;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;

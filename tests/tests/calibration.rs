@@ -223,3 +223,17 @@ fn readme_holds_the_current_curves_table() {
         "README's curves table is stale: run scripts/update-calibration-table.sh"
     );
 }
+
+const STEPS_START: &str = "<!-- steps-table:start -->";
+const STEPS_END: &str = "<!-- steps-table:end -->";
+
+/// Public multi-node training runs, held out: the model's step and added time against the measured ones, with
+/// the seed's arithmetic on the same runs.
+#[test]
+fn training_runs_are_replayed() {
+    use tests::calibration::steps::{StepReplay, load_runs, markdown, replay_run, steps_path};
+    let runs = load_runs(&steps_path()).expect("runs read");
+    let replays: Vec<StepReplay> = runs.iter().map(|r| replay_run(r).expect("every run is a valid scenario")).collect();
+    let md = markdown(&replays);
+    println!("{STEPS_START}\n{md}{STEPS_END}");
+}

@@ -1,0 +1,268 @@
+//! The parallel layout of a job: tensor, pipeline, expert and data parallel degrees, HSDP's shard group and the
+//! micro-batches, checked against the GPU count and the model's shape; and where each group's ranks sit.
+//!
+//! Ranks are placed as Megatron-LM places them (`parallel_state.py`, order `tp-cp-ep-dp-pp`): tensor-parallel
+//! ranks are adjacent, so a tensor-parallel group stays inside a node when its degree is at most the GPUs per
+//! node; data-parallel ranks follow at a stride of `tp`; pipeline stages are outermost.
+
+use serde::Serialize;
+
+use crate::scenario::{ComputeInput, Field, Reason, ScenarioError, ScenarioInput, SyncStrategy};
+use crate::shape::{self, ModelShape};
+
+/// A validated layout.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Layout {
+    /// The gradient synchronisation.
+    pub sync: SyncStrategy,
+    /// Tensor-parallel degree.
+    pub tp: u32,
+    /// Pipeline stages.
+    pub pp: u32,
+    /// Data-parallel degree: GPUs / (tp x pp).
+    pub dp: u32,
+    /// Expert-parallel degree (1 for a dense model).
+    pub ep: u32,
+    /// GPUs a ZeRO-3/FSDP shard spans: all data-parallel ranks, HSDP's group, or 1 for DDP and ZeRO-1/2's
+    /// parameters.
+    pub shard_group: u32,
+    /// Micro-batches (forward and backward passes) per optimizer step on each data-parallel rank.
+    pub micro_batches: u32,
+    /// Tokens per sequence.
+    pub seq_len: u32,
+    /// Sequences per micro-batch.
+    pub micro_batch_size: u32,
+    /// Activation checkpointing.
+    pub activation_checkpointing: bool,
+}
+
+impl Layout {
+    /// `ddp`, `fsdp x tp 8`: the layout in a few words.
+    pub fn describe(&self) -> String {
+        let mut out = self.sync.label().to_string();
+        if self.sync == SyncStrategy::Hsdp {
+            out.push_str(&format!(" (shard over {})", self.shard_group));
+        }
+        for (name, n) in [("TP", self.tp), ("PP", self.pp), ("EP", self.ep)] {
+            if n > 1 {
+                out.push_str(&format!(" + {name} {n}"));
+            }
+        }
+        out
+    }
+
+    /// Tokens in one micro-batch on one GPU.
+    pub fn micro_batch_tokens(&self) -> f64 {
+        f64::from(self.seq_len) * f64::from(self.micro_batch_size)
+    }
+}
+
+/// Where a communication group's ranks sit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Group {
+    /// Ranks in the group.
+    pub ranks: u32,
+    /// Of those, ranks in one node.
+    pub per_node: u32,
+    /// Nodes the group spans.
+    pub nodes: u32,
+    /// Groups of this kind that share each node's adapters at the same time (one per node's other ranks).
+    pub sharing: u32,
+}
+
+impl Group {
+    /// Whether the group's traffic crosses the network.
+    pub fn crosses_nodes(&self) -> bool {
+        self.nodes > 1
+    }
+
+    /// A group of `ranks` ranks at a stride of `stride` over nodes of `gpn` GPUs.
+    pub fn strided(ranks: u32, stride: u32, gpn: u32) -> Group {
+        let ranks = ranks.max(1);
+        let stride = stride.max(1);
+        // Ranks of the group that land in one node: the node holds gpn / stride of them when the stride fits.
+        let per_node = if stride >= gpn { 1 } else { (gpn / stride).clamp(1, ranks) };
+        let nodes = ranks.div_ceil(per_node);
+        let sharing = if nodes > 1 { (gpn / per_node).max(1) } else { 1 };
+        Group { ranks, per_node, nodes, sharing }
+    }
+}
+
+/// The groups of a layout on nodes of `gpn` GPUs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Groups {
+    /// A tensor-parallel group.
+    pub tp: Group,
+    /// A data-parallel group (all data-parallel ranks of one model shard).
+    pub dp: Group,
+    /// A ZeRO-3/HSDP shard group (the data-parallel ranks that shard one copy of the states).
+    pub shard: Group,
+    /// HSDP's replica group: one rank of each shard group.
+    pub replica: Group,
+    /// An expert-parallel group.
+    pub ep: Group,
+    /// Two neighbouring pipeline stages.
+    pub pp: Group,
+}
+
+/// Where the layout's groups sit on nodes of `gpn` GPUs.
+pub fn groups(l: &Layout, gpn: u32) -> Groups {
+    let tp = Group::strided(l.tp, 1, gpn);
+    let dp = Group::strided(l.dp, l.tp, gpn);
+    let shard = Group::strided(l.shard_group, l.tp, gpn);
+    let replica = Group::strided(l.dp / l.shard_group.max(1), l.tp.saturating_mul(l.shard_group), gpn);
+    let ep = Group::strided(l.ep, l.tp, gpn);
+    let stage_stride = l.tp.saturating_mul(l.dp);
+    let pp = Group::strided(if l.pp > 1 { 2 } else { 1 }, stage_stride, gpn);
+    Groups { tp, dp, shard, replica, ep, pp }
+}
+
+fn layout_err(field: Field, why: String) -> ScenarioError {
+    ScenarioError { field, reason: Reason::Layout { why } }
+}
+
+fn degree(field: Field, v: i64, max: i64) -> Result<u32, ScenarioError> {
+    crate::scenario::count_in(field, v, 1, max)
+}
+
+/// The shape of a scenario: the catalog model it names, or the generic shape of its parameter count.
+pub fn resolve_shape(input: &ScenarioInput) -> Result<ModelShape, ScenarioError> {
+    match input.model.as_deref().map(str::trim).filter(|m| !m.is_empty()) {
+        None => Ok(shape::generic(input.params)),
+        Some(name) => shape::lookup(name).copied().ok_or_else(|| ScenarioError {
+            field: Field::Model,
+            reason: Reason::Unknown { what: "model", got: name.to_string(), known: shape::keys() },
+        }),
+    }
+}
+
+/// Checks the layout of `input` on `gpus` GPUs in nodes of `gpn`, and the warnings it deserves.
+pub fn resolve(
+    input: &ScenarioInput,
+    shape: &ModelShape,
+    gpus: u32,
+    gpn: u32,
+) -> Result<(Layout, Vec<String>), ScenarioError> {
+    let mut warnings = Vec::new();
+    let max = i64::from(gpus);
+    let tp = degree(Field::Tp, input.tp, max)?;
+    let pp = degree(Field::Pp, input.pp, max)?;
+    let ep = degree(Field::Ep, input.ep, max)?;
+    if gpus % tp != 0 {
+        return Err(layout_err(Field::Tp, format!("{tp} must divide the job's {gpus} GPUs")));
+    }
+    if (gpus / tp) % pp != 0 {
+        return Err(layout_err(Field::Pp, format!("tp x pp = {} must divide the job's {gpus} GPUs", tp * pp)));
+    }
+    let dp = gpus / tp / pp;
+    if shape.key != "generic" && shape.heads % tp != 0 {
+        return Err(layout_err(
+            Field::Tp,
+            format!("{tp} must divide {}'s {} attention heads", shape.name, shape.heads),
+        ));
+    }
+    if pp > shape.layers {
+        return Err(layout_err(
+            Field::Pp,
+            format!("{pp} stages are more than {}'s {} layers", shape.name, shape.layers),
+        ));
+    }
+    if ep > 1 {
+        let Some(moe) = shape.moe.filter(|_| shape.is_moe()) else {
+            return Err(layout_err(
+                Field::Ep,
+                format!("{ep} needs a mixture-of-experts model (--model with experts); {} is dense", shape.name),
+            ));
+        };
+        if moe.experts % ep != 0 {
+            return Err(layout_err(Field::Ep, format!("{ep} must divide {}'s {} experts", shape.name, moe.experts)));
+        }
+        if dp % ep != 0 {
+            return Err(layout_err(Field::Ep, format!("{ep} must divide the data-parallel degree {dp}")));
+        }
+    }
+    if tp > gpn {
+        warnings.push(format!(
+            "tensor parallel degree {tp} spans nodes of {gpn} GPUs: its all-reduces cross the network in every \
+             layer; keep it at most {gpn}"
+        ));
+    }
+    let shard_group = match input.sync {
+        SyncStrategy::Zero3 => dp,
+        SyncStrategy::Hsdp => {
+            let default = (gpn / tp.min(gpn)).clamp(1, dp);
+            let g = match input.shard_group {
+                Some(g) => degree(Field::ShardGroup, g, i64::from(dp))?,
+                None => default,
+            };
+            if dp % g != 0 {
+                return Err(layout_err(Field::ShardGroup, format!("{g} must divide the data-parallel degree {dp}")));
+            }
+            // Groups line up with nodes: a part of one node's data-parallel ranks, or whole nodes.
+            let node = (gpn / tp).max(1);
+            if tp <= gpn && g % node != 0 && node % g != 0 {
+                return Err(layout_err(
+                    Field::ShardGroup,
+                    format!("{g} must divide a node's {node} data-parallel GPUs or be a multiple of them"),
+                ));
+            }
+            g
+        }
+        _ => 1,
+    };
+    let seq_len = crate::scenario::count_in(Field::SeqLen, input.seq_len, 1, 10_000_000)?;
+    let micro_batch_size = crate::scenario::count_in(Field::MicroBatchSize, input.micro_batch_size, 1, 1_000_000)?;
+    let micro_batches = match input.micro_batches {
+        Some(m) => crate::scenario::count_in(Field::MicroBatches, m, 1, 1_000_000)?,
+        None => default_micro_batches(input, dp, seq_len, micro_batch_size),
+    };
+    let layout = Layout {
+        sync: input.sync,
+        tp,
+        pp,
+        dp,
+        ep,
+        shard_group,
+        micro_batches,
+        seq_len,
+        micro_batch_size,
+        activation_checkpointing: input.activation_checkpointing,
+    };
+    Ok((layout, warnings))
+}
+
+/// Micro-batches when not given: the accumulation steps when set above 1; else, with tokens per step known, the
+/// sequences each data-parallel rank processes over the micro-batch size (Megatron-LM's
+/// `global_batch_size / (micro_batch_size x data_parallel_size)`); else 1.
+fn default_micro_batches(input: &ScenarioInput, dp: u32, seq_len: u32, mbs: u32) -> u32 {
+    if input.grad_accum_steps > 1 {
+        return u32::try_from(input.grad_accum_steps).unwrap_or(u32::MAX);
+    }
+    match input.compute {
+        ComputeInput::Tokens { tokens_per_step, .. } => {
+            let per_rank = tokens_per_step / (f64::from(seq_len) * f64::from(mbs) * f64::from(dp.max(1)));
+            per_rank.ceil().clamp(1.0, 1e6) as u32
+        }
+        ComputeInput::Given { .. } => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_sit_where_megatron_puts_them() {
+        // TP inside the node, DP across it.
+        let dp = Group::strided(4, 8, 8);
+        assert_eq!((dp.per_node, dp.nodes, dp.sharing), (1, 4, 8));
+        let tp = Group::strided(8, 1, 8);
+        assert_eq!((tp.per_node, tp.nodes), (8, 1));
+        // DP of 16 at stride 2 on 8-GPU nodes: 4 per node over 4 nodes, 2 groups share each node.
+        let g = Group::strided(16, 2, 8);
+        assert_eq!((g.per_node, g.nodes, g.sharing), (4, 4, 2));
+        // All 16 GPUs of two nodes.
+        let all = Group::strided(16, 1, 8);
+        assert_eq!((all.per_node, all.nodes, all.sharing), (8, 2, 1));
+    }
+}

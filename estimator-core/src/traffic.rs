@@ -1,0 +1,295 @@
+//! The traffic of one optimizer step, kind by kind: which collective, over which group, at which message size,
+//! how many calls, the bytes each GPU sends and the time of all calls, from [`crate::collective`] at the real
+//! message size on the links the group actually uses. What of it the schedule hides is [`crate::schedule`]'s.
+
+use serde::Serialize;
+
+use crate::collective::{self, Op, Timing};
+use crate::layout::{Group, Groups, Layout, groups};
+use crate::scenario::{Scenario, SyncStrategy};
+use crate::units::{Bytes, Seconds};
+
+/// DeepSpeed's `allgather_bucket_size` default, 5e8 elements' worth of bytes at most per parameter all-gather of
+/// ZeRO-1/2 (`deepspeed/runtime/zero/config.py`, `allgather_bucket_size: int = Field(pydantic.PositiveInt,
+/// 500000000)`); the updated parameters are gathered in chunks of this size after the optimizer step.
+pub const ZERO_ALLGATHER_BUCKET_ELEMENTS: f64 = 5e8;
+
+/// Where a kind of traffic runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tier {
+    /// NVLink, xGMI or PCIe inside one node.
+    IntraNode,
+    /// Between nodes, through the adapters.
+    Network,
+}
+
+impl Tier {
+    /// `intra-node` or `network`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tier::IntraNode => "intra-node",
+            Tier::Network => "network",
+        }
+    }
+
+    fn of(g: Group) -> Tier {
+        if g.crosses_nodes() { Tier::Network } else { Tier::IntraNode }
+    }
+}
+
+/// The kinds of traffic a step has. Their names are JSON keys' values (`traffic[].kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// DDP: the all-reduce of each gradient bucket.
+    GradientAllReduce,
+    /// ZeRO-1/2: the reduce-scatter of each gradient bucket.
+    GradientReduceScatter,
+    /// ZeRO-1/2: the all-gather of the updated parameters after the optimizer step.
+    ParameterAllGather,
+    /// ZeRO-3/FSDP/HSDP: each unit's parameters gathered before its forward and again before its backward.
+    FsdpAllGather,
+    /// ZeRO-3/FSDP/HSDP: each unit's gradients reduce-scattered after its backward.
+    FsdpReduceScatter,
+    /// HSDP: each unit's gradient shard all-reduced across the replicas.
+    HsdpAllReduce,
+    /// Tensor parallel: the activations' all-reduces of each layer (2 forward, 2 backward).
+    TpAllReduce,
+    /// Pipeline parallel: activations forward and their gradients backward between stages.
+    PpSend,
+    /// Expert parallel: dispatch and combine all-to-all of each MoE layer, forward and backward.
+    EpAllToAll,
+}
+
+impl Kind {
+    /// The JSON name (`fsdp_all_gather`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::GradientAllReduce => "gradient_all_reduce",
+            Kind::GradientReduceScatter => "gradient_reduce_scatter",
+            Kind::ParameterAllGather => "parameter_all_gather",
+            Kind::FsdpAllGather => "fsdp_all_gather",
+            Kind::FsdpReduceScatter => "fsdp_reduce_scatter",
+            Kind::HsdpAllReduce => "hsdp_all_reduce",
+            Kind::TpAllReduce => "tp_all_reduce",
+            Kind::PpSend => "pp_send",
+            Kind::EpAllToAll => "ep_all_to_all",
+        }
+    }
+
+    /// What it is, in a few words.
+    pub fn label(self) -> &'static str {
+        match self {
+            Kind::GradientAllReduce => "gradient all-reduce (DDP buckets)",
+            Kind::GradientReduceScatter => "gradient reduce-scatter (ZeRO buckets)",
+            Kind::ParameterAllGather => "parameter all-gather after the optimizer",
+            Kind::FsdpAllGather => "parameter all-gather per unit (forward and backward)",
+            Kind::FsdpReduceScatter => "gradient reduce-scatter per unit",
+            Kind::HsdpAllReduce => "gradient-shard all-reduce across replicas",
+            Kind::TpAllReduce => "tensor-parallel activation all-reduce",
+            Kind::PpSend => "pipeline activations between stages",
+            Kind::EpAllToAll => "expert-parallel all-to-all",
+        }
+    }
+}
+
+/// One kind of traffic in one optimizer step. Keys are the JSON contract of `estimate step --json`'s `traffic`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Traffic {
+    /// The kind.
+    pub kind: Kind,
+    /// The collective.
+    pub op: Op,
+    /// Intra-node or network.
+    pub tier: Tier,
+    /// Ranks in the group.
+    pub ranks: u32,
+    /// Calls per optimizer step.
+    pub calls: u64,
+    /// Bytes each GPU sends per optimizer step (nccl-tests' algorithm bytes for the op, all calls).
+    pub bytes_per_gpu: Bytes,
+    /// nccl-tests' size of one call.
+    pub message_bytes: Bytes,
+    /// All calls of the step, one after another.
+    pub time_s: Seconds,
+    /// What the schedule leaves exposed: it adds to the step.
+    pub exposed_s: Seconds,
+    /// NCCL's algorithm for the message size.
+    pub algorithm: &'static str,
+    /// NCCL's protocol for the message size.
+    pub protocol: &'static str,
+    /// One call's time.
+    #[serde(skip)]
+    pub call: Timing,
+    /// The last call's time when it is smaller (the rest of a bucketed total), else `call`'s.
+    #[serde(skip)]
+    pub last_call: Timing,
+}
+
+impl Traffic {
+    /// One call's time.
+    pub fn call_s(&self) -> Seconds {
+        Seconds::from_micros(self.call.time_us())
+    }
+
+    /// The last call's time.
+    pub fn last_call_s(&self) -> Seconds {
+        Seconds::from_micros(self.last_call.time_us())
+    }
+}
+
+/// Parameters each GPU holds of the model before any ZeRO sharding: the dense part split by tensor and pipeline
+/// parallelism, the routed experts also by expert parallelism.
+pub fn local_params(s: &Scenario) -> f64 {
+    let l = s.layout();
+    let shape = s.shape();
+    let model = f64::from(l.tp) * f64::from(l.pp);
+    (shape.params - shape.expert_params()) / model + shape.expert_params() / (model * f64::from(l.ep))
+}
+
+/// The scenario a group's collectives run on: its ranks over its nodes, with its share of each node's adapters
+/// when other groups use them at the same time. The job's own scenario (and its measured bus bandwidth) when
+/// the group is the whole job.
+pub fn group_scenario(s: &Scenario, g: Group) -> Scenario {
+    if g.ranks == s.participants() && g.per_node == s.gpus_per_node() {
+        return s.clone();
+    }
+    let adapters = f64::from(s.adapters_per_node()) / f64::from(g.sharing.max(1));
+    // A fractional share keeps the node's bandwidth: whole adapters at a line rate scaled down (never up, which
+    // could pass the largest rate a scenario accepts).
+    let whole = adapters.ceil().max(1.0);
+    let link = s.input().link_gbps * adapters / whole;
+    s.with(|i| {
+        i.nodes = i64::from(g.nodes);
+        i.gpus_per_node = i64::from(g.per_node);
+        i.adapters_per_node = if g.nodes > 1 { whole as i64 } else { i.adapters_per_node };
+        if g.nodes > 1 {
+            i.link_gbps = link.max(crate::scenario::limits::MIN_LINK_GBPS);
+        }
+        i.tp = 1;
+        i.pp = 1;
+        i.ep = 1;
+        i.sync = SyncStrategy::Ddp;
+        i.shard_group = None;
+        i.micro_batches = None;
+        i.model = None;
+    })
+    .unwrap_or_else(|_| s.clone())
+}
+
+struct Builder<'a> {
+    s: &'a Scenario,
+    groups: Groups,
+    rows: Vec<Traffic>,
+}
+
+impl Builder<'_> {
+    /// Adds `calls` calls of `op` over `group`, `bytes` each, and when `last` differs a last call of that size.
+    fn add(&mut self, kind: Kind, op: Op, group: Group, calls: f64, bytes: f64, last: Option<f64>) {
+        if group.ranks <= 1 || calls < 1.0 || bytes <= 0.0 {
+            return;
+        }
+        let on = group_scenario(self.s, group);
+        // A ring factor set by the user scales the bytes each gradient all-reduce moves, as it scales the lower
+        // bound.
+        let scale = match self.s.input().ring_factor {
+            Some(r) if kind == Kind::GradientAllReduce => r / collective::nccl_busbw_factor(group.ranks),
+            _ => 1.0,
+        };
+        let time = |b: f64| {
+            let mut t = collective::timing(&on, op, Bytes::new(b));
+            t.transfer_us *= scale;
+            t
+        };
+        let call = time(bytes);
+        let last_call = match last {
+            Some(b) if b > 0.0 && b < bytes => time(b),
+            _ => call,
+        };
+        let total_bytes = bytes * (calls - 1.0) + last.filter(|b| *b > 0.0 && *b < bytes).unwrap_or(bytes);
+        let time = call.time_us() * (calls - 1.0) + last_call.time_us();
+        self.rows.push(Traffic {
+            kind,
+            op,
+            tier: Tier::of(group),
+            ranks: group.ranks,
+            calls: calls as u64,
+            bytes_per_gpu: Bytes::new(total_bytes * op.busbw_factor(group.ranks)),
+            message_bytes: Bytes::new(bytes),
+            time_s: Seconds::from_micros(time),
+            exposed_s: Seconds::ZERO,
+            algorithm: call.algorithm,
+            protocol: call.protocol,
+            call,
+            last_call,
+        });
+    }
+
+    /// `total` bytes in buckets of `bucket`: the calls, the bucket and the last one's size.
+    fn buckets(total: f64, bucket: f64) -> (f64, f64, Option<f64>) {
+        let bucket = bucket.min(total).max(1.0);
+        let whole = (total / bucket).floor();
+        let rest = total - whole * bucket;
+        if rest > 0.5 { (whole + 1.0, bucket, Some(rest)) } else { (whole.max(1.0), bucket, None) }
+    }
+}
+
+/// Every kind of traffic of one optimizer step, exposure not yet set.
+pub fn traffic(s: &Scenario) -> Vec<Traffic> {
+    let l: &Layout = s.layout();
+    let shape = s.shape();
+    let elem = s.input().dtype.bytes();
+    let g = groups(l, s.gpus_per_node());
+    let mut b = Builder { s, groups: g, rows: Vec::new() };
+    let m = f64::from(l.micro_batches);
+    let layers_per_stage = f64::from(shape.layers.div_ceil(l.pp));
+    let grads = local_params(s) * elem;
+
+    match l.sync {
+        SyncStrategy::Ddp => {
+            let (calls, bucket, last) = Builder::buckets(grads, s.input().bucket_bytes);
+            b.add(Kind::GradientAllReduce, Op::AllReduce, b.groups.dp, calls, bucket, last);
+        }
+        SyncStrategy::Zero1 | SyncStrategy::Zero2 => {
+            let (calls, bucket, last) = Builder::buckets(grads, s.input().bucket_bytes);
+            b.add(Kind::GradientReduceScatter, Op::ReduceScatter, b.groups.dp, calls, bucket, last);
+            let (calls, bucket, last) = Builder::buckets(grads, ZERO_ALLGATHER_BUCKET_ELEMENTS * elem);
+            b.add(Kind::ParameterAllGather, Op::AllGather, b.groups.dp, calls, bucket, last);
+        }
+        SyncStrategy::Zero3 | SyncStrategy::Hsdp => {
+            // One FSDP unit per transformer block on this stage, plus the root unit holding the embeddings.
+            let units = layers_per_stage + 1.0;
+            let unit = grads / units;
+            b.add(Kind::FsdpAllGather, Op::AllGather, b.groups.shard, 2.0 * m * units, unit, None);
+            b.add(Kind::FsdpReduceScatter, Op::ReduceScatter, b.groups.shard, m * units, unit, None);
+            if l.sync == SyncStrategy::Hsdp {
+                let shard = unit / f64::from(l.shard_group.max(1));
+                b.add(Kind::HsdpAllReduce, Op::AllReduce, b.groups.replica, units, shard, None);
+            }
+        }
+    }
+    let recompute = if l.activation_checkpointing { 1.5 } else { 1.0 };
+    let activation = l.micro_batch_tokens() * f64::from(shape.hidden) * elem;
+    if l.tp > 1 {
+        // Megatron-LM: two all-reduces in each block's forward (attention and MLP outputs) and two in its
+        // backward (Shoeybi et al. 2019, figure 3); recomputation repeats the forward's.
+        let calls = m * layers_per_stage * 4.0 * recompute;
+        b.add(Kind::TpAllReduce, Op::AllReduce, b.groups.tp, calls, activation, None);
+    }
+    if l.pp > 1 {
+        // One activation forward and one gradient backward per micro-batch at each stage boundary.
+        b.add(Kind::PpSend, Op::Broadcast, b.groups.pp, 2.0 * m, activation, None);
+    }
+    if l.ep > 1
+        && let Some(moe) = shape.moe
+    {
+        // Dispatch and combine in the forward, their gradients in the backward; tokens split over the tensor-
+        // parallel ranks (sequence parallel), each sent to top-k experts.
+        let moe_layers = f64::from(shape.moe_layers()) / f64::from(l.pp);
+        let calls = m * moe_layers * 4.0 * recompute;
+        let bytes = activation / f64::from(l.tp) * f64::from(moe.top_k);
+        b.add(Kind::EpAllToAll, Op::AllToAll, b.groups.ep, calls.round(), bytes, None);
+    }
+    b.rows
+}
