@@ -39,15 +39,19 @@ function reportWorker() {
   }
   return worker;
 }
+// One request to the worker, with the URL's query, and its answer.
+async function request(message) {
+  const w = await reportWorker();
+  const id = ++nextId;
+  return new Promise((resolve) => {
+    pending.set(id, resolve);
+    w.postMessage(Object.assign({ id, query: location.search }, message));
+  });
+}
 async function send(message) {
   const status = document.getElementById("report-status");
   try {
-    const w = await reportWorker();
-    const id = ++nextId;
-    const reply = await new Promise((resolve) => {
-      pending.set(id, resolve);
-      w.postMessage(Object.assign({ id, query: location.search }, message));
-    });
+    const reply = await request(message);
     status.innerHTML = reply.html;
     if (typeof reply.query === "string") {
       const q = reply.query ? "?" + reply.query : "";
@@ -90,15 +94,7 @@ function drawNodes() {
   if (!svg || !rows || !chartVisible || !chartDirty || chartBusy) return;
   chartDirty = false;
   chartBusy = true;
-  reportWorker()
-    .then(
-      (w) =>
-        new Promise((resolve) => {
-          const id = ++nextId;
-          pending.set(id, resolve);
-          w.postMessage({ id, action: "nodes", query: location.search });
-        }),
-    )
+  request({ action: "nodes" })
     .then((r) => {
       svg.innerHTML = r.svg;
       rows.innerHTML = r.rows;
@@ -133,6 +129,31 @@ function watchNodes() {
     { rootMargin: "200px" },
   ).observe(svg);
 }
+// Each side's traffic table and layout advice are drawn by the report worker too (render::details: the advice
+// estimates the step once per sync strategy, kept out of the first load), after the first estimate and again
+// after each change; in embed mode the traffic table is hidden, the advice still drawn.
+let detailsDirty = true;
+let detailsBusy = false;
+function drawDetails() {
+  const boxes = ["a-traffic-box", "a-layout", "b-traffic-box", "b-layout"].map((id) => document.getElementById(id));
+  if (boxes.some((b) => !b) || !detailsDirty || detailsBusy) return;
+  detailsDirty = false;
+  detailsBusy = true;
+  request({ action: "details" })
+    .then((r) => {
+      [r.a_traffic, r.a_layout, r.b_traffic, r.b_layout].forEach((html, i) => {
+        boxes[i].innerHTML = html;
+      });
+    })
+    .catch((err) => {
+      // Not retried at once; the next change of the inputs tries again.
+      boxes[1].textContent = boxes[3].textContent = "The layout advice could not be computed: " + err.message + ".";
+    })
+    .finally(() => {
+      detailsBusy = false;
+      drawDetails();
+    });
+}
 // "Share and embed": the link is the page's own URL (the app keeps it in step with the inputs); the embed code is
 // that URL with embed=1 in an iframe, and the script that fits the iframe to its content.
 function shareFields() {
@@ -165,6 +186,8 @@ window.addEventListener("rdma-url", () => {
   shareFields();
   chartDirty = true;
   drawNodes();
+  detailsDirty = true;
+  drawDetails();
 });
 document.addEventListener("click", (e) => {
   if (e.target.id === "copy-link") {
@@ -205,6 +228,7 @@ try {
   await glue.default({ module_or_path: tag.dataset.wasm });
   shareFields();
   watchNodes();
+  drawDetails();
 } catch (err) {
   const app = document.getElementById("app");
   if (app) {

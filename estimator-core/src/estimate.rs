@@ -46,8 +46,16 @@ pub struct Estimate {
     pub below_lower_bound: Option<String>,
 }
 
-/// Estimates a scenario.
+/// Estimates a scenario, with the layout advice (`recommendation.layout`).
 pub fn estimate(s: &Scenario) -> Estimate {
+    let mut e = estimate_without_layout_advice(s);
+    e.recommendation.layout = crate::recommend::advise(s);
+    e
+}
+
+/// [`estimate`] without `recommendation.layout`, which estimates the step once per sync strategy: for a front end
+/// that asks for the advice apart ([`crate::recommend::advise`]), as the page does from its worker.
+pub fn estimate_without_layout_advice(s: &Scenario) -> Estimate {
     let step = estimate_step(s);
     let memory = memory_fit(s);
     let recommendation = recommend_with(s, &step, &memory);

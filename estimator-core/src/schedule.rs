@@ -1,18 +1,27 @@
-//! What of the step's traffic the frameworks' schedule hides behind compute, and what it leaves exposed.
+//! What of the step's traffic the frameworks' schedule hides behind compute, and what it leaves exposed. The rules
+//! and where they are written (PyTorch v2.11.0, megatron-core 0.16.1, DeepSpeed v0.19.8):
 //!
-//! - DDP (and ZeRO-1/2's gradient reduce-scatter): buckets fill in reverse order during the backward pass and
-//!   each is reduced as soon as it is full, behind the rest of the backward (Li et al., "PyTorch Distributed",
-//!   VLDB 2020, section 3.2.3); with gradient accumulation only the last micro-batch synchronises (`no_sync`).
-//!   Exposed: what ends after the backward pass, at least the last bucket.
+//! - DDP (and ZeRO-1/2's gradient reduce-scatter): buckets are laid out in reverse parameter order
+//!   (`torch/nn/parallel/distributed.py` L1252-1258), a bucket's all-reduce starts as soon as its gradients are
+//!   ready, in bucket order, behind the rest of the backward (`reducer.cpp` `mark_variable_ready`,
+//!   `mark_bucket_ready`), and the backward returns only when all are done (`finalize_backward`); with gradient
+//!   accumulation only the last micro-batch synchronises (`no_sync`). Exposed: what ends after the backward, at
+//!   least the last bucket.
 //! - ZeRO-1/2's parameter all-gather runs after the optimizer step: exposed.
-//! - ZeRO-3/FSDP and HSDP: the next unit's all-gather is issued while the current unit computes (forward
-//!   prefetch, at most two gathered units, FSDP's `limit_all_gathers`; backward prefetch `BACKWARD_PRE`), each
-//!   unit's reduce-scatter after its backward, on the same links (Zhao et al., "PyTorch FSDP", VLDB 2023,
-//!   section 3.3.2). The first all-gather of each micro-batch is exposed, and whatever the links cannot finish
-//!   behind a unit's compute. HSDP's all-reduce across replicas runs once per optimizer step, after each unit's
-//!   reduce-scatter, on its own links (FSDP2 `set_requires_all_reduce`).
-//! - Tensor parallel and expert parallel communication sits between the layer's computations: exposed, unless
-//!   the framework overlaps it (`tp_overlap`, `ep_overlap`), then only what exceeds the compute.
+//! - ZeRO-3/FSDP and HSDP: all-gathers run on their own stream, so the next unit's overlaps this unit's forward
+//!   ("the 1st all-gather will not be able to overlap with anything", `docs/source/notes/fsdp.rst`, "FSDP
+//!   Prefetch Nuances"), at most two in flight (`limit_all_gathers=True`, `fully_sharded_data_parallel.py` L411,
+//!   `_limiter_utils.py` L15); in the backward the next unit's gather is issued before this unit's gradient
+//!   (`BackwardPrefetch.BACKWARD_PRE`, the default) and its reduce-scatter after it, on one NCCL stream
+//!   (`_runtime_utils.py` L264-266, L748-755). HSDP all-reduces each gradient shard across groups on its own
+//!   stream (L853-872), once per optimizer step with FSDP2's `set_requires_all_reduce(False)` on the other
+//!   micro-batches (`_fully_shard.py` L343-349).
+//! - Tensor parallel: the forward's all-reduces sit between the layer's GEMMs, exposed; the backward's are issued
+//!   asynchronously behind the weight-gradient GEMM (megatron-core `tensor_parallel/layers.py` L542-559);
+//!   `--tp-comm-overlap` (off by default) hides them behind the GEMMs (`tp_overlap`).
+//! - Expert parallel: 4 all-to-alls per MoE layer and micro-batch (`transformer/moe/token_dispatcher.py`
+//!   L348-360, L661-671), exposed unless overlapped (`--overlap-moe-expert-parallel-comm`, off by default;
+//!   DeepSeek-V3's DualPipe) (`ep_overlap`).
 //! - Pipeline sends are exposed, and the 1F1B bubble adds (p - 1) / m of the compute (Narayanan et al.,
 //!   "Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM", SC'21, section 2.2.1).
 //!
@@ -177,10 +186,8 @@ pub fn buckets_exposed(backward: f64, calls: u64, call: f64, last: f64) -> f64 {
     }
     let k = calls as f64;
     let first_ready = backward / k;
-    // The bucket reduced last holds the model's first parameters (DDP fills buckets in reverse order), often the
-    // embedding: taken as a full bucket when there are several, so that a model does not get faster by having a
-    // remainder that happens to be small.
-    let last = if calls > 1 { last.max(call) } else { last };
+    // The bucket reduced last holds what is left of the model's first parameters (DDP fills buckets in reverse
+    // order): a model just past a multiple of the bucket size has a small last bucket, and a little less exposed.
     let end = (backward + last).max(first_ready + (k - 1.0) * call + last);
     (end - backward).max(0.0)
 }

@@ -50,8 +50,6 @@ pub struct ModelShape {
     pub params: f64,
     /// Parameters each token goes through (equal to `params` for a dense model).
     pub active_params: f64,
-    /// Where the numbers come from.
-    pub source: &'static str,
 }
 
 impl ModelShape {
@@ -111,7 +109,8 @@ pub const GENERIC_VOCAB: u32 = 50_257;
 /// h = 128 x layers (table 2.1's aspect ratio), h a multiple of 128, FFN 4h, heads h/128.
 pub fn generic(params: f64) -> ModelShape {
     let p = if params.is_finite() { params.max(1.0) } else { 1.0 };
-    let ideal = (p * GENERIC_ASPECT_RATIO / 12.0).cbrt();
+    // powf rather than cbrt: the page already carries powf, and cbrt would add its own code.
+    let ideal = (p * GENERIC_ASPECT_RATIO / 12.0).powf(1.0 / 3.0);
     let step = f64::from(GENERIC_HEAD_DIM);
     let hidden = ((ideal / step).round().max(1.0) * step).min(1e6);
     let embedding = f64::from(GENERIC_VOCAB) * hidden;
@@ -131,8 +130,6 @@ pub fn generic(params: f64) -> ModelShape {
         moe: None,
         params: p,
         active_params: p,
-        source: "derived from the parameter count with GPT-3's shape (Brown et al. 2020, table 2.1: h = 128 x \
-                 layers, FFN 4h, 12 h^2 parameters per layer)",
     }
 }
 
@@ -151,7 +148,6 @@ pub static MODELS: &[ModelShape] = &[
         moe: None,
         params: 1.23e9,
         active_params: 1.23e9,
-        source: "huggingface.co/meta-llama/Llama-3.2-1B config.json; 1.23B parameters (model card)",
     },
     ModelShape {
         key: "llama-3.2-3b",
@@ -166,7 +162,6 @@ pub static MODELS: &[ModelShape] = &[
         moe: None,
         params: 3.21e9,
         active_params: 3.21e9,
-        source: "huggingface.co/meta-llama/Llama-3.2-3B config.json; 3.21B parameters (model card)",
     },
     ModelShape {
         key: "llama-3.1-8b",
@@ -181,7 +176,6 @@ pub static MODELS: &[ModelShape] = &[
         moe: None,
         params: 8.03e9,
         active_params: 8.03e9,
-        source: "huggingface.co/meta-llama/Llama-3.1-8B config.json; 8.03B parameters (model card; meta-llama/llama-models sku_list.py)",
     },
     ModelShape {
         key: "llama-3.1-70b",
@@ -196,7 +190,6 @@ pub static MODELS: &[ModelShape] = &[
         moe: None,
         params: 70.6e9,
         active_params: 70.6e9,
-        source: "huggingface.co/meta-llama/Llama-3.1-70B config.json; 70.6B parameters (model card)",
     },
     ModelShape {
         key: "llama-3.1-405b",
@@ -211,7 +204,6 @@ pub static MODELS: &[ModelShape] = &[
         moe: None,
         params: 405e9,
         active_params: 405e9,
-        source: "huggingface.co/meta-llama/Llama-3.1-405B config.json; 405B parameters (model card)",
     },
     ModelShape {
         key: "mistral-7b",
@@ -226,7 +218,6 @@ pub static MODELS: &[ModelShape] = &[
         moe: None,
         params: 7.3e9,
         active_params: 7.3e9,
-        source: "huggingface.co/mistralai/Mistral-7B-v0.1 config.json; 7.3B parameters (Jiang et al. 2023, 'Mistral 7B')",
     },
     ModelShape {
         key: "qwen2.5-7b",
@@ -241,7 +232,6 @@ pub static MODELS: &[ModelShape] = &[
         moe: None,
         params: 7.61e9,
         active_params: 7.61e9,
-        source: "huggingface.co/Qwen/Qwen2.5-7B config.json; 7.61B parameters (model card)",
     },
     ModelShape {
         key: "qwen2.5-72b",
@@ -256,7 +246,6 @@ pub static MODELS: &[ModelShape] = &[
         moe: None,
         params: 72.7e9,
         active_params: 72.7e9,
-        source: "huggingface.co/Qwen/Qwen2.5-72B config.json; 72.7B parameters (model card)",
     },
     ModelShape {
         key: "gpt3-175b",
@@ -271,7 +260,6 @@ pub static MODELS: &[ModelShape] = &[
         moe: None,
         params: 175e9,
         active_params: 175e9,
-        source: "Brown et al. 2020, 'Language Models are Few-Shot Learners', table 2.1 (96 layers, d_model 12288, 96 heads, FFN 4 x d_model); GPT-2's 50257-token BPE, embeddings tied as in GPT-2",
     },
     ModelShape {
         key: "mixtral-8x7b",
@@ -286,7 +274,6 @@ pub static MODELS: &[ModelShape] = &[
         moe: Some(Moe { experts: 8, shared_experts: 0, top_k: 2, expert_ffn: 14_336, dense_layers: 0 }),
         params: 46.7e9,
         active_params: 12.9e9,
-        source: "huggingface.co/mistralai/Mixtral-8x7B-v0.1 config.json (num_local_experts 8, num_experts_per_tok 2); 46.7B total, 12.9B active (Jiang et al. 2024, 'Mixtral of Experts')",
     },
     ModelShape {
         key: "mixtral-8x22b",
@@ -301,7 +288,6 @@ pub static MODELS: &[ModelShape] = &[
         moe: Some(Moe { experts: 8, shared_experts: 0, top_k: 2, expert_ffn: 16_384, dense_layers: 0 }),
         params: 141e9,
         active_params: 39e9,
-        source: "huggingface.co/mistralai/Mixtral-8x22B-v0.1 config.json; 141B total, 39B active (Mistral AI, 'Cheaper, Better, Faster, Stronger', 2024)",
     },
     ModelShape {
         key: "qwen3-30b-a3b",
@@ -316,7 +302,6 @@ pub static MODELS: &[ModelShape] = &[
         moe: Some(Moe { experts: 128, shared_experts: 0, top_k: 8, expert_ffn: 768, dense_layers: 0 }),
         params: 30.5e9,
         active_params: 3.3e9,
-        source: "huggingface.co/Qwen/Qwen3-30B-A3B config.json (num_experts 128, num_experts_per_tok 8, moe_intermediate_size 768, decoder_sparse_step 1); 30.5B total, 3.3B active (model card)",
     },
     ModelShape {
         key: "qwen3-235b-a22b",
@@ -331,7 +316,6 @@ pub static MODELS: &[ModelShape] = &[
         moe: Some(Moe { experts: 128, shared_experts: 0, top_k: 8, expert_ffn: 1536, dense_layers: 0 }),
         params: 235e9,
         active_params: 22e9,
-        source: "huggingface.co/Qwen/Qwen3-235B-A22B config.json (num_experts 128, num_experts_per_tok 8, moe_intermediate_size 1536); 235B total, 22B active (model card)",
     },
     ModelShape {
         key: "deepseek-v3",
@@ -346,7 +330,6 @@ pub static MODELS: &[ModelShape] = &[
         moe: Some(Moe { experts: 256, shared_experts: 1, top_k: 8, expert_ffn: 2048, dense_layers: 3 }),
         params: 671e9,
         active_params: 37e9,
-        source: "huggingface.co/deepseek-ai/DeepSeek-V3 config.json (n_routed_experts 256, n_shared_experts 1, num_experts_per_tok 8, moe_intermediate_size 2048, first_k_dense_replace 3; multi-head latent attention); 671B total, 37B active (DeepSeek-V3 technical report, 2024)",
     },
     ModelShape {
         key: "gpt-oss-20b",
@@ -361,7 +344,6 @@ pub static MODELS: &[ModelShape] = &[
         moe: Some(Moe { experts: 32, shared_experts: 0, top_k: 4, expert_ffn: 2880, dense_layers: 0 }),
         params: 21e9,
         active_params: 3.6e9,
-        source: "huggingface.co/openai/gpt-oss-20b config.json (num_local_experts 32, experts_per_token 4); 21B total, 3.6B active (openai/gpt-oss README)",
     },
     ModelShape {
         key: "gpt-oss-120b",
@@ -376,9 +358,59 @@ pub static MODELS: &[ModelShape] = &[
         moe: Some(Moe { experts: 128, shared_experts: 0, top_k: 4, expert_ffn: 2880, dense_layers: 0 }),
         params: 117e9,
         active_params: 5.1e9,
-        source: "huggingface.co/openai/gpt-oss-120b config.json (num_local_experts 128, experts_per_token 4); 117B total, 5.1B active (openai/gpt-oss README)",
     },
 ];
+
+/// Where each shape's numbers come from, by key (apart from the table so that a binary which never asks, the page,
+/// leaves the text out).
+pub fn source(key: &str) -> &'static str {
+    match key {
+        "generic" => {
+            "derived from the parameter count with GPT-3's shape (Brown et al. 2020, table 2.1: h = 128 x \
+                 layers, FFN 4h, 12 h^2 parameters per layer)"
+        }
+        "llama-3.2-1b" => "huggingface.co/meta-llama/Llama-3.2-1B config.json; 1.23B parameters (model card)",
+        "llama-3.2-3b" => "huggingface.co/meta-llama/Llama-3.2-3B config.json; 3.21B parameters (model card)",
+        "llama-3.1-8b" => {
+            "huggingface.co/meta-llama/Llama-3.1-8B config.json; 8.03B parameters (model card; meta-llama/llama-models sku_list.py)"
+        }
+        "llama-3.1-70b" => "huggingface.co/meta-llama/Llama-3.1-70B config.json; 70.6B parameters (model card)",
+        "llama-3.1-405b" => "huggingface.co/meta-llama/Llama-3.1-405B config.json; 405B parameters (model card)",
+        "mistral-7b" => {
+            "huggingface.co/mistralai/Mistral-7B-v0.1 config.json; 7.3B parameters (Jiang et al. 2023, 'Mistral 7B')"
+        }
+        "qwen2.5-7b" => "huggingface.co/Qwen/Qwen2.5-7B config.json; 7.61B parameters (model card)",
+        "qwen2.5-72b" => "huggingface.co/Qwen/Qwen2.5-72B config.json; 72.7B parameters (model card)",
+        "gpt3-175b" => {
+            "Brown et al. 2020, 'Language Models are Few-Shot Learners', table 2.1 (96 layers, d_model 12288, 96 heads, FFN 4 x d_model); GPT-2's 50257-token BPE, embeddings tied as in GPT-2"
+        }
+        "mixtral-8x7b" => {
+            "huggingface.co/mistralai/Mixtral-8x7B-v0.1 config.json (num_local_experts 8, num_experts_per_tok 2); 46.7B total, 12.9B active (Jiang et al. 2024, 'Mixtral of Experts')"
+        }
+        "mixtral-8x22b" => {
+            "huggingface.co/mistralai/Mixtral-8x22B-v0.1 config.json; 141B total, 39B active (Mistral AI, 'Cheaper, Better, Faster, Stronger', 2024)"
+        }
+        "qwen3-30b-a3b" => {
+            "huggingface.co/Qwen/Qwen3-30B-A3B config.json (num_experts 128, num_experts_per_tok 8, moe_intermediate_size 768, decoder_sparse_step 1); 30.5B total, 3.3B active (model card)"
+        }
+        "qwen3-235b-a22b" => {
+            "huggingface.co/Qwen/Qwen3-235B-A22B config.json (num_experts 128, num_experts_per_tok 8, moe_intermediate_size 1536); 235B total, 22B active (model card)"
+        }
+        "deepseek-v3" => {
+            "huggingface.co/deepseek-ai/DeepSeek-V3 config.json (n_routed_experts 256, n_shared_experts 1, num_experts_per_tok 8, moe_intermediate_size 2048, first_k_dense_replace 3; multi-head latent attention); 671B total, 37B active (DeepSeek-V3 technical report, 2024)"
+        }
+        "gpt-oss-20b" => {
+            "huggingface.co/openai/gpt-oss-20b config.json (num_local_experts 32, experts_per_token 4); 21B total, 3.6B active (openai/gpt-oss README)"
+        }
+        "gpt-oss-120b" => {
+            "huggingface.co/openai/gpt-oss-120b config.json (num_local_experts 128, experts_per_token 4); 117B total, 5.1B active (openai/gpt-oss README)"
+        }
+        _ => {
+            "derived from the parameter count with GPT-3's shape (Brown et al. 2020, table 2.1: h = 128 x layers, \
+              FFN 4h, 12 h^2 parameters per layer)"
+        }
+    }
+}
 
 /// Finds a catalog shape by key or name, ignoring case, spaces, dots, dashes and underscores
 /// (`Llama 3.1 70B`, `llama-3.1-70b` and `llama3.1_70b` are the same).
@@ -419,6 +451,7 @@ mod tests {
             assert!(m.block_params() > 0.0, "{}", m.key);
             assert!(m.active_params <= m.params, "{}", m.key);
             assert_eq!(lookup(m.key).map(|x| x.key), Some(m.key));
+            assert!(source(m.key).contains("config.json") || source(m.key).contains("table 2.1"), "{}", m.key);
         }
     }
 

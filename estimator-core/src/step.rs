@@ -160,16 +160,42 @@ pub fn compute_time(s: &Scenario) -> Seconds {
     }
 }
 
-/// The layout a step ran with, for the JSON (`layout`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The layout a step ran with, for the JSON (`layout`: `model`, `description` and the [`Layout`]'s keys).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LayoutUsed {
     /// The shape's catalog key (`generic` for a parameter count).
     pub model: &'static str,
-    /// The layout in a few words (`ZeRO-3/FSDP + TP 8`).
-    pub description: String,
     /// The degrees and batch.
-    #[serde(flatten)]
     pub layout: Layout,
+}
+
+impl LayoutUsed {
+    /// The layout in a few words (`ZeRO-3/FSDP + TP 8`).
+    pub fn description(&self) -> String {
+        self.layout.describe()
+    }
+}
+
+/// Written out by hand so that the description is made only when the JSON is (the page never makes it).
+impl Serialize for LayoutUsed {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct as _;
+        let l = &self.layout;
+        let mut m = serializer.serialize_struct("LayoutUsed", 12)?;
+        m.serialize_field("model", self.model)?;
+        m.serialize_field("description", &self.description())?;
+        m.serialize_field("sync", &l.sync)?;
+        m.serialize_field("tp", &l.tp)?;
+        m.serialize_field("pp", &l.pp)?;
+        m.serialize_field("dp", &l.dp)?;
+        m.serialize_field("ep", &l.ep)?;
+        m.serialize_field("shard_group", &l.shard_group)?;
+        m.serialize_field("micro_batches", &l.micro_batches)?;
+        m.serialize_field("seq_len", &l.seq_len)?;
+        m.serialize_field("micro_batch_size", &l.micro_batch_size)?;
+        m.serialize_field("activation_checkpointing", &l.activation_checkpointing)?;
+        m.end()
+    }
 }
 
 /// Estimates one optimizer step.
@@ -254,7 +280,7 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
             rows.iter().filter(|t| t.tier == Tier::Network).map(|t| t.bytes_per_gpu.get()).sum(),
         ),
         traffic: rows,
-        layout: LayoutUsed { model: s.shape().key, description: s.layout().describe(), layout: *s.layout() },
+        layout: LayoutUsed { model: s.shape().key, layout: *s.layout() },
     }
 }
 

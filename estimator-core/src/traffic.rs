@@ -9,9 +9,9 @@ use crate::layout::{Group, Groups, Layout, groups};
 use crate::scenario::{Scenario, SyncStrategy};
 use crate::units::{Bytes, Seconds};
 
-/// DeepSpeed's `allgather_bucket_size` default, 5e8 elements' worth of bytes at most per parameter all-gather of
-/// ZeRO-1/2 (`deepspeed/runtime/zero/config.py`, `allgather_bucket_size: int = Field(pydantic.PositiveInt,
-/// 500000000)`); the updated parameters are gathered in chunks of this size after the optimizer step.
+/// DeepSpeed's `allgather_bucket_size` default: 5e8 elements per parameter all-gather of ZeRO-1/2 (DeepSpeed
+/// v0.19.8 `deepspeed/runtime/zero/config.py` L132-136, `allgather_bucket_size: int = Field(pp_int(5e8), ge=0)`);
+/// the updated parameters are gathered in chunks of this many elements after the optimizer step.
 pub const ZERO_ALLGATHER_BUCKET_ELEMENTS: f64 = 5e8;
 
 /// Where a kind of traffic runs.

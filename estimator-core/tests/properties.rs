@@ -225,14 +225,19 @@ proptest! {
             // it. Beyond that, never slower.
             let tail = hsdp.traffic.iter().filter(|t| t.kind == Kind::HsdpAllReduce).map(|t| t.call_s().as_secs()).sum::<f64>();
             let slack = StepEstimate { step_s: fsdp.step_s + estimator_core::Seconds::new(tail), ..fsdp.clone() };
-            prop_assert!(not_slower(&hsdp, &slack), "{} {} vs {} {}", hsdp.layout.description, hsdp.step_s, fsdp.layout.description, fsdp.step_s);
+            prop_assert!(not_slower(&hsdp, &slack), "{} {} vs {} {}", hsdp.layout.description(), hsdp.step_s, fsdp.layout.description(), fsdp.step_s);
         }
     }
 
     #[test]
     fn more_parameters_never_make_a_step_faster(i in scenario(), factor in 1.0..10.0f64) {
+        // Beyond bucket packing: the last bucket is what is left over, so a model just past a multiple of the
+        // bucket size exposes a smaller last bucket; never by more than one full bucket's time.
         let bigger = ScenarioInput { params: (i.params * factor).min(1e14), ..i.clone() };
-        prop_assert!(not_slower(&step(&i), &step(&bigger)));
+        let (small, large) = (step(&i), step(&bigger));
+        let bucket = large.traffic.iter().chain(&small.traffic).map(|t| t.call_s()).fold(estimator_core::Seconds::ZERO, estimator_core::Seconds::max);
+        let slack = StepEstimate { step_s: large.step_s + bucket, ..large.clone() };
+        prop_assert!(not_slower(&small, &slack), "{} vs {}", small.step_s, large.step_s);
     }
 
     #[test]

@@ -1,10 +1,11 @@
-//! `probe-cli estimate catalog`: the GPUs the model knows and its fabric priors, as a table or JSON (with each
-//! entry's source).
+//! `probe-cli estimate catalog`: the GPUs the model knows, its fabric priors and the model shapes (`--model`), as
+//! tables or JSON (with each entry's source).
 
 use std::fmt::Write as _;
 
 use estimator_core::catalog::GPUS;
 use estimator_core::fabric::FabricPrior;
+use estimator_core::shape::{MODELS, ModelShape};
 use estimator_core::{Fabric, GpuSpec, human};
 use serde::Serialize;
 
@@ -17,6 +18,15 @@ use crate::output::{print_json, print_text};
 struct CatalogDocument {
     gpus: &'static [GpuSpec],
     fabrics: Vec<FabricEntry>,
+    models: Vec<ModelEntry>,
+}
+
+/// One model shape and where its numbers come from.
+#[derive(Serialize)]
+struct ModelEntry {
+    #[serde(flatten)]
+    shape: &'static ModelShape,
+    source: &'static str,
 }
 
 /// One fabric class and its prior (efficiency, latency, source).
@@ -31,7 +41,9 @@ struct FabricEntry {
 pub fn catalog(a: &CatalogArgs) -> Result<Outcome, Failure> {
     let fabrics: Vec<FabricEntry> = Fabric::ALL.iter().map(|&f| FabricEntry { fabric: f, prior: f.prior() }).collect();
     if a.json {
-        print_json(&CatalogDocument { gpus: GPUS, fabrics })?;
+        let models =
+            MODELS.iter().map(|m| ModelEntry { shape: m, source: estimator_core::shape::source(m.key) }).collect();
+        print_json(&CatalogDocument { gpus: GPUS, fabrics, models })?;
         return Ok(Outcome::Clean);
     }
     print_text(&text(GPUS, &fabrics))?;
@@ -60,6 +72,25 @@ fn text(gpus: &[GpuSpec], fabrics: &[FabricEntry]) -> String {
     for f in fabrics {
         let latency = human::secs(estimator_core::Seconds::new(f.prior.latency_us * 1e-6));
         let _ = writeln!(t, "  {:<24} {:>10} {:>12}", f.fabric.label(), human::num(f.prior.efficiency, 2), latency);
+    }
+    let _ = writeln!(
+        t,
+        "\n  {:<16} {:>8} {:>8} {:>7} {:>7} {:>6} {:>8}  experts",
+        "model (--model)", "params", "active", "layers", "hidden", "heads", "vocab"
+    );
+    for m in MODELS {
+        let experts = m.moe.map_or_else(|| "dense".to_string(), |e| format!("{} (top {})", e.experts, e.top_k));
+        let _ = writeln!(
+            t,
+            "  {:<16} {:>8} {:>8} {:>7} {:>7} {:>6} {:>8}  {experts}",
+            m.key,
+            human::params(m.params),
+            human::params(m.active_params),
+            m.layers,
+            m.hidden,
+            m.heads,
+            m.vocab
+        );
     }
     t.push_str("\n  Sources: probe-cli estimate catalog --json (field `source`).\n");
     t

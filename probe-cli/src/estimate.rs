@@ -228,7 +228,7 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
         "layout",
         format!(
             "{} ({}; {} micro-batch{} of {} x {} tokens per GPU)",
-            st.layout.description,
+            st.layout.description(),
             if i.model.is_some() { s.shape().name } else { "dense model of this size" },
             l.micro_batches,
             if l.micro_batches == 1 { "" } else { "es" },
@@ -312,6 +312,19 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
     let _ = writeln!(t, "\nRecommendation: {kind}. {}.", e.recommendation.headline);
     for r in &e.recommendation.reasons {
         let _ = writeln!(t, "  - {r}");
+    }
+    if let Some(l) = &e.recommendation.layout {
+        let _ = writeln!(t, "\nLayout: {}.", l.headline);
+        for o in &l.options {
+            let _ = writeln!(
+                t,
+                "  {:<34} step {:>10}, {:>10} over the network per GPU{}",
+                o.description,
+                human::secs(o.step_s),
+                human::gb(o.network_bytes_per_gpu),
+                if o.fits { "" } else { " (does not fit)" }
+            );
+        }
     }
     t
 }

@@ -236,4 +236,30 @@ fn training_runs_are_replayed() {
     let replays: Vec<StepReplay> = runs.iter().map(|r| replay_run(r).expect("every run is a valid scenario")).collect();
     let md = markdown(&replays);
     println!("{STEPS_START}\n{md}{STEPS_END}");
+
+    assert!(replays.len() >= 30, "the set holds {} runs", replays.len());
+    // The step: median |error| at most 5% (the target), and no run off by more than 30%.
+    let step = Spread::of(replays.iter().map(StepReplay::step_error)).expect("runs");
+    assert!(step.median <= 0.05, "step median |error| {:.1}%", step.median * 100.0);
+    assert!(step.max <= 0.30, "step max |error| {:.1}%", step.max * 100.0);
+    // The added time: below the seed's arithmetic on the same runs (the 20% target is not met: README).
+    let added = Spread::of(replays.iter().filter_map(StepReplay::added_error)).expect("runs above noise");
+    let seed = Spread::of(replays.iter().filter_map(StepReplay::seed_error)).expect("runs above noise");
+    assert!(added.median < seed.median, "added time: model {added} vs seed {seed}");
+}
+
+#[test]
+fn readme_holds_the_current_steps_table() {
+    use tests::calibration::steps::{StepReplay, load_runs, markdown, replay_run, steps_path};
+    let runs = load_runs(&steps_path()).expect("runs read");
+    let replays: Vec<StepReplay> = runs.iter().filter_map(|r| replay_run(r).ok()).collect();
+    let md = markdown(&replays);
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).expect("README");
+    let start = readme.find(STEPS_START).expect("README has the steps start marker") + STEPS_START.len();
+    let end = readme.find(STEPS_END).expect("README has the steps end marker");
+    assert_eq!(
+        readme[start..end].trim(),
+        md.trim(),
+        "README's steps table is stale: run scripts/update-calibration-table.sh"
+    );
 }

@@ -3,7 +3,8 @@
 
 use estimator_core::catalog::GPUS;
 use estimator_core::human;
-use estimator_core::{Fabric, GradDtype, Scenario, SyncStrategy, compare_estimates};
+use estimator_core::shape::MODELS;
+use estimator_core::{Fabric, GradDtype, Scenario, SyncStrategy};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast as _;
 
@@ -141,10 +142,7 @@ fn Notes(notes: Vec<String>) -> impl IntoView {
 
 #[component]
 fn Answer(a: SideState, b: SideState, embed: bool) -> impl IntoView {
-    let verdict = move || {
-        let c = compare_estimates(a.result.with(|r| r.estimate.clone()), b.result.with(|r| r.estimate.clone()));
-        render::verdict(&c)
-    };
+    let verdict = move || a.result.with(|ra| b.result.with(|rb| render::verdict(&ra.estimate, &rb.estimate)));
     view! {
         <section class="answer" aria-labelledby="answer-title">
             <h2 id="answer-title" class:visually-hidden=embed>"Time per optimizer step"</h2>
@@ -184,6 +182,8 @@ fn ResultCard(st: SideState) -> impl IntoView {
                 {move || st.cleared.get().unwrap_or_default()}
             </p>
             <div on:click=on_click inner_html=move || r.with(|r| render::result_card(side, r).into_string())></div>
+            // Filled by the report worker (boot.js, `render::details`): the step's traffic, kind by kind.
+            <div class="traffic-box full-only" id=format!("{k}-traffic-box") aria-live="polite"></div>
         </article>
     }
 }
@@ -205,7 +205,7 @@ fn BarChart(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
                 inner_html=bars
             ></svg>
             <ul class="legend">
-                {[SegmentKind::Compute, SegmentKind::Hidden, SegmentKind::Exposed]
+                {[SegmentKind::Compute, SegmentKind::Hidden, SegmentKind::Exposed, SegmentKind::Bubble]
                     .into_iter()
                     .map(|k| view! { <li><span class=format!("swatch {}", k.class())></span>{k.label()}</li> })
                     .collect_view()}
@@ -264,8 +264,12 @@ fn Recommendations(a: SideState, b: SideState) -> impl IntoView {
     let card = move |st: SideState| {
         let side = st.side;
         view! {
-            <article class=format!("card recommendation side-{}", side.key())
-                inner_html=move || st.result.with(|r| render::recommendation_card(side, r, !st.fresh()).into_string())></article>
+            <article class=format!("card recommendation side-{}", side.key())>
+                <div inner_html=move || st.result.with(|r| render::recommendation_card(side, r, !st.fresh()).into_string())></div>
+                // Filled by the report worker (boot.js, `render::details`): the layout that keeps the slow link
+                // out of the way.
+                <p class="layout-advice" id=format!("{}-layout", side.key()) aria-live="polite"></p>
+            </article>
         }
     };
     view! {
@@ -362,23 +366,10 @@ fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
 }
 
 /// The form, in order. One loop draws it, so every field has the same markup: label, control, unit, error.
-const FIELDS: [Spec; 15] = [
+const FIELDS: [Spec; 14] = [
     text(FormField::Params, "Model size (parameters)", "", Some("model-sizes")),
     select(FormField::Dtype, "Gradient type", || {
         GradDtype::ALL.iter().map(|d| (d.name().to_string(), dtype_label(*d).to_string())).collect()
-    }),
-    select(FormField::Sync, "Sync strategy", || {
-        SyncStrategy::ALL
-            .iter()
-            .map(|s| {
-                let how = match s {
-                    SyncStrategy::Ddp => " (all-reduce)",
-                    SyncStrategy::Zero3 => " (1.5× volume)",
-                    _ => " (sharded states)",
-                };
-                (s.name().to_string(), format!("{}{how}", s.label()))
-            })
-            .collect()
     }),
     select(FormField::Gpu, "GPU", || GPUS.iter().map(|g| (g.key.to_string(), g.name.to_string())).collect()),
     text(FormField::GpusPerNode, "GPUs per node", "", None),
@@ -389,7 +380,7 @@ const FIELDS: [Spec; 15] = [
         Fabric::ALL.iter().map(|f| (f.name().to_string(), f.label().to_string())).collect()
     }),
     Spec { field: FormField::Gdr, label: "GPUDirect RDMA", kind: Kind::Check, only: None },
-    text(FormField::Overlap, "Communication overlapped with compute", "%", None),
+    text(FormField::Overlap, "Communication overlapped (empty: the schedule's)", "%", None),
     select(FormField::Compute, "Compute time", || pairs(&[("tokens", "from tokens and MFU"), ("given", "given time")])),
     Spec {
         field: FormField::ComputeMs,
@@ -404,6 +395,36 @@ const FIELDS: [Spec; 15] = [
         only: Some(ComputeMode::Tokens),
     },
     Spec { field: FormField::Mfu, label: "MFU", kind: Kind::Text("%", None), only: Some(ComputeMode::Tokens) },
+];
+
+/// Under "Parallelism": the model's shape and the layout.
+const PARALLELISM: [Spec; 9] = [
+    select(FormField::Model, "Model", || {
+        std::iter::once((String::new(), "Any (by size)".to_string()))
+            .chain(MODELS.iter().map(|m| (m.key.to_string(), m.name.to_string())))
+            .collect()
+    }),
+    select(FormField::Sync, "Sync strategy", || {
+        SyncStrategy::ALL
+            .iter()
+            .map(|s| {
+                let how = match s {
+                    SyncStrategy::Ddp => " (all-reduce)",
+                    SyncStrategy::Zero3 => " (gathers per layer)",
+                    SyncStrategy::Hsdp => " (shard in a node)",
+                    _ => " (sharded states)",
+                };
+                (s.name().to_string(), format!("{}{how}", s.label()))
+            })
+            .collect()
+    }),
+    text(FormField::Tp, "Tensor parallel", "", None),
+    text(FormField::Pp, "Pipeline stages", "", None),
+    text(FormField::Ep, "Expert parallel", "", None),
+    text(FormField::MicroBatches, "Micro-batches (empty: from tokens)", "", None),
+    text(FormField::SeqLen, "Sequence length", "tokens", None),
+    text(FormField::MicroBatchSize, "Micro-batch size", "seqs", None),
+    Spec { field: FormField::Checkpointing, label: "Activation checkpointing", kind: Kind::Check, only: None },
 ];
 
 /// Under "Advanced".
@@ -436,6 +457,10 @@ fn ScenarioFields(st: SideState) -> impl IntoView {
                 </select>
             </div>
             <div class="grid">{FIELDS.iter().map(|spec| field_view(st, spec)).collect_view()}</div>
+            <details class="advanced" id=format!("{k}-parallelism")>
+                <summary>"Parallelism"</summary>
+                <div class="grid">{PARALLELISM.iter().map(|spec| field_view(st, spec)).collect_view()}</div>
+            </details>
             <details class="advanced">
                 <summary>"Advanced"</summary>
                 <div class="grid">{ADVANCED.iter().map(|spec| field_view(st, spec)).collect_view()}</div>
@@ -494,7 +519,7 @@ fn field_view(st: SideState, spec: &'static Spec) -> AnyView {
             <input
                 type="checkbox"
                 id=id.clone()
-                prop:checked=move || form.with(|f| f.gdr)
+                prop:checked=move || form.with(|f| f.value(field) == "1")
                 on:change=move |ev| set(if event_target_checked(&ev) { "1" } else { "0" }.to_string())
             />
         }

@@ -20,6 +20,8 @@ pub enum SegmentKind {
     Hidden,
     /// Communication that adds to the step.
     Exposed,
+    /// Pipeline stages waiting for each other (the 1F1B bubble).
+    Bubble,
 }
 
 impl SegmentKind {
@@ -29,6 +31,7 @@ impl SegmentKind {
             SegmentKind::Compute => "compute",
             SegmentKind::Hidden => "hidden communication (under compute)",
             SegmentKind::Exposed => "exposed communication",
+            SegmentKind::Bubble => "pipeline bubble",
         }
     }
 
@@ -38,6 +41,7 @@ impl SegmentKind {
             SegmentKind::Compute => "seg-compute",
             SegmentKind::Hidden => "seg-hidden",
             SegmentKind::Exposed => "seg-exposed",
+            SegmentKind::Bubble => "seg-bubble",
         }
     }
 }
@@ -55,14 +59,17 @@ pub struct Segment {
     pub seconds: f64,
 }
 
-/// Splits a step into compute only, compute with hidden communication, and exposed communication, scaled so
-/// that `scale_s` seconds span `width`. Parts sum to the step time.
+/// Splits a step into compute only, compute with hidden communication under it, exposed communication and the
+/// pipeline bubble, scaled so that `scale_s` seconds span `width`. Parts sum to the step time. (Communication on
+/// different links can hide more than the compute lasts; the bar shows the compute it covers.)
 pub fn bar_segments(step: &StepEstimate, scale_s: f64, width: f64) -> Vec<Segment> {
-    let hidden = step.hidden_comm_s.as_secs();
+    let compute = step.compute_s.as_secs();
+    let hidden = step.hidden_comm_s.as_secs().min(compute);
     let parts = [
-        (SegmentKind::Compute, (step.compute_s.as_secs() - hidden).max(0.0)),
+        (SegmentKind::Compute, (compute - hidden).max(0.0)),
         (SegmentKind::Hidden, hidden),
         (SegmentKind::Exposed, step.exposed_comm_s.as_secs()),
+        (SegmentKind::Bubble, step.bubble_s.as_secs()),
     ];
     let k = if scale_s > 0.0 { width / scale_s } else { 0.0 };
     let mut x = 0.0;

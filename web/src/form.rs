@@ -46,11 +46,19 @@ pub enum FormField {
     Efficiency,
     Latency,
     Busbw,
+    Model,
+    Tp,
+    Pp,
+    Ep,
+    MicroBatches,
+    SeqLen,
+    MicroBatchSize,
+    Checkpointing,
 }
 
 impl FormField {
     /// Every field, in form order.
-    pub const ALL: [FormField; 19] = [
+    pub const ALL: [FormField; 27] = [
         FormField::Params,
         FormField::Dtype,
         FormField::Sync,
@@ -70,6 +78,14 @@ impl FormField {
         FormField::Efficiency,
         FormField::Latency,
         FormField::Busbw,
+        FormField::Model,
+        FormField::Tp,
+        FormField::Pp,
+        FormField::Ep,
+        FormField::MicroBatches,
+        FormField::SeqLen,
+        FormField::MicroBatchSize,
+        FormField::Checkpointing,
     ];
 
     /// The URL key and id suffix.
@@ -94,6 +110,14 @@ impl FormField {
             FormField::Efficiency => "efficiency",
             FormField::Latency => "latency_us",
             FormField::Busbw => "busbw",
+            FormField::Model => "model",
+            FormField::Tp => "tp",
+            FormField::Pp => "pp",
+            FormField::Ep => "ep",
+            FormField::MicroBatches => "micro_batches",
+            FormField::SeqLen => "seq_len",
+            FormField::MicroBatchSize => "mbs",
+            FormField::Checkpointing => "ckpt",
         }
     }
 
@@ -113,11 +137,19 @@ impl FormField {
             Field::LinkEfficiency => FormField::Efficiency,
             Field::LatencyUs => FormField::Latency,
             Field::MeasuredBusbwGbs => FormField::Busbw,
+            Field::Model => FormField::Model,
+            Field::Tp => FormField::Tp,
+            Field::Pp => FormField::Pp,
+            Field::Ep => FormField::Ep,
+            Field::MicroBatches => FormField::MicroBatches,
+            Field::SeqLen => FormField::SeqLen,
+            Field::MicroBatchSize => FormField::MicroBatchSize,
             // Not on the form.
             Field::BucketBytes
             | Field::ActivationBytesPerGpu
             | Field::RingFactor
             | Field::TargetExposedShare
+            | Field::ShardGroup
             | Field::Bytes => return None,
         })
     }
@@ -155,7 +187,7 @@ pub struct ScenarioForm {
     pub fabric: Fabric,
     /// GPUDirect RDMA.
     pub gdr: bool,
-    /// Share of communication hidden behind compute, percent.
+    /// Share of communication hidden behind compute, percent; empty for what the frameworks' schedule hides.
     pub overlap_pct: String,
     /// Where compute comes from.
     pub compute_mode: ComputeMode,
@@ -173,6 +205,22 @@ pub struct ScenarioForm {
     pub latency_us: String,
     /// Measured all-reduce bus bandwidth, GB/s (from a pasted nccl-tests run); empty for the model's.
     pub measured_busbw: String,
+    /// A model of the shape catalog (its key); empty for a dense model of `params` parameters.
+    pub model: String,
+    /// Tensor-parallel degree.
+    pub tp: String,
+    /// Pipeline stages.
+    pub pp: String,
+    /// Expert-parallel degree.
+    pub ep: String,
+    /// Micro-batches per step; empty for the model's (from tokens per step).
+    pub micro_batches: String,
+    /// Tokens per sequence.
+    pub seq_len: String,
+    /// Sequences per micro-batch.
+    pub micro_batch_size: String,
+    /// Activation checkpointing.
+    pub checkpointing: bool,
 }
 
 impl ScenarioForm {
@@ -200,7 +248,7 @@ impl ScenarioForm {
             link_gbps: human::num(i.link_gbps, 3),
             fabric: i.fabric,
             gdr: i.gdr,
-            overlap_pct: human::num(i.overlap * 100.0, 2),
+            overlap_pct: i.overlap.map(|o| human::num(o * 100.0, 2)).unwrap_or_default(),
             compute_mode,
             compute_ms,
             tokens,
@@ -209,6 +257,14 @@ impl ScenarioForm {
             efficiency_pct: i.link_efficiency.map(|e| human::num(e * 100.0, 2)).unwrap_or_default(),
             latency_us: i.latency_us.map(|l| human::num(l, 3)).unwrap_or_default(),
             measured_busbw: i.measured_busbw_gbs.map(|b| human::num(b, 2)).unwrap_or_default(),
+            model: i.model.clone().unwrap_or_default(),
+            tp: i.tp.to_string(),
+            pp: i.pp.to_string(),
+            ep: i.ep.to_string(),
+            micro_batches: i.micro_batches.map(|m| m.to_string()).unwrap_or_default(),
+            seq_len: i.seq_len.to_string(),
+            micro_batch_size: i.micro_batch_size.to_string(),
+            checkpointing: i.activation_checkpointing,
         }
     }
 
@@ -266,7 +322,19 @@ impl ScenarioForm {
             FormField::Latency => &self.latency_us,
             FormField::Busbw => &self.measured_busbw,
             FormField::Gpu => &self.gpu,
-            FormField::Dtype | FormField::Sync | FormField::Fabric | FormField::Gdr | FormField::Compute => {
+            FormField::Model => &self.model,
+            FormField::Tp => &self.tp,
+            FormField::Pp => &self.pp,
+            FormField::Ep => &self.ep,
+            FormField::MicroBatches => &self.micro_batches,
+            FormField::SeqLen => &self.seq_len,
+            FormField::MicroBatchSize => &self.micro_batch_size,
+            FormField::Dtype
+            | FormField::Sync
+            | FormField::Fabric
+            | FormField::Gdr
+            | FormField::Compute
+            | FormField::Checkpointing => {
                 return None;
             }
         })
@@ -279,6 +347,7 @@ impl ScenarioForm {
             FormField::Sync => self.sync.name().to_string(),
             FormField::Fabric => self.fabric.name().to_string(),
             FormField::Gdr => if self.gdr { "1" } else { "0" }.to_string(),
+            FormField::Checkpointing => if self.checkpointing { "1" } else { "0" }.to_string(),
             FormField::Compute => match self.compute_mode {
                 ComputeMode::Tokens => "tokens",
                 ComputeMode::Given => "given",
@@ -307,6 +376,19 @@ impl ScenarioForm {
             FormField::Efficiency => self.efficiency_pct = text,
             FormField::Latency => self.latency_us = text,
             FormField::Busbw => self.measured_busbw = text,
+            FormField::Tp => self.tp = text,
+            FormField::Pp => self.pp = text,
+            FormField::Ep => self.ep = text,
+            FormField::MicroBatches => self.micro_batches = text,
+            FormField::SeqLen => self.seq_len = text,
+            FormField::MicroBatchSize => self.micro_batch_size = text,
+            FormField::Model => {
+                let t = text.trim();
+                if !t.is_empty() && estimator_core::shape::lookup(t).is_none() {
+                    return Err(refuse("a model of the catalog"));
+                }
+                self.model = estimator_core::shape::lookup(t).map(|m| m.key.to_string()).unwrap_or_default();
+            }
             FormField::Gpu => {
                 let t = text.trim();
                 if !estimator_core::catalog::GPUS.iter().any(|g| g.key == t) {
@@ -316,19 +398,14 @@ impl ScenarioForm {
             }
             FormField::Dtype => self.dtype = GradDtype::parse(v).ok_or_else(|| refuse("fp32, bf16, fp16 or fp8"))?,
             FormField::Sync => {
-                self.sync = SyncStrategy::parse(v).ok_or_else(|| refuse("ddp, zero1, zero2 or zero3"))?
+                self.sync = SyncStrategy::parse(v).ok_or_else(|| refuse("ddp, zero1, zero2, zero3 or hsdp"))?
             }
             FormField::Fabric => {
                 self.fabric = Fabric::parse(v)
                     .ok_or_else(|| refuse("infiniband, roce, efa, efa-v2, efa-v3, tcpx, tcpxo, rdma or tcp"))?
             }
-            FormField::Gdr => {
-                self.gdr = match v.trim() {
-                    "1" | "true" | "on" | "yes" => true,
-                    "0" | "false" | "off" | "no" => false,
-                    _ => return Err(refuse("1 or 0")),
-                }
-            }
+            FormField::Gdr => self.gdr = flag(v).ok_or_else(|| refuse("1 or 0"))?,
+            FormField::Checkpointing => self.checkpointing = flag(v).ok_or_else(|| refuse("1 or 0"))?,
             FormField::Compute => {
                 self.compute_mode = match v.trim() {
                     "tokens" => ComputeMode::Tokens,
@@ -360,6 +437,16 @@ impl ScenarioForm {
         let before = self.value(f);
         // A select only offers valid values and text fields take any text, so this cannot be refused.
         let _ = self.set(f, v);
+        // A model brings its parameter count; a count typed by hand is a model of that size.
+        match f {
+            FormField::Model => {
+                if let Some(m) = estimator_core::shape::lookup(&self.model) {
+                    self.params = human::params(m.params);
+                }
+            }
+            FormField::Params if self.value(f) != before => self.model.clear(),
+            _ => {}
+        }
         if ScenarioForm::is_hardware(f) && self.value(f) != before { self.clear_measured() } else { None }
     }
 
@@ -411,7 +498,14 @@ impl ScenarioForm {
         let nodes = grab(FormField::Nodes, whole(&self.nodes), d.nodes as f64);
         let adapters = grab(FormField::Adapters, whole(&self.adapters), d.adapters_per_node as f64);
         let link_gbps = grab(FormField::Link, number(&self.link_gbps), d.link_gbps);
-        let overlap = grab(FormField::Overlap, percent(&self.overlap_pct, 0.0), d.overlap);
+        let overlap = optional(&self.overlap_pct).map(|t| grab(FormField::Overlap, percent(t, 0.0), 0.0));
+        let mut degree = |f: FormField, t: &str, fallback: i64| grab(f, whole(t), fallback as f64) as i64;
+        let tp = degree(FormField::Tp, &self.tp, d.tp);
+        let pp = degree(FormField::Pp, &self.pp, d.pp);
+        let ep = degree(FormField::Ep, &self.ep, d.ep);
+        let seq_len = degree(FormField::SeqLen, &self.seq_len, d.seq_len);
+        let micro_batch_size = degree(FormField::MicroBatchSize, &self.micro_batch_size, d.micro_batch_size);
+        let micro_batches = optional(&self.micro_batches).map(|t| degree(FormField::MicroBatches, t, 1));
         let accum = grab(FormField::Accum, whole(&self.accum), d.grad_accum_steps as f64);
         let compute = match self.compute_mode {
             ComputeMode::Given => {
@@ -446,6 +540,14 @@ impl ScenarioForm {
             link_efficiency,
             latency_us,
             measured_busbw_gbs,
+            model: (!self.model.is_empty()).then(|| self.model.clone()),
+            tp,
+            pp,
+            ep,
+            micro_batches,
+            seq_len,
+            micro_batch_size,
+            activation_checkpointing: self.checkpointing,
             ..d
         };
         (input, errors)
@@ -554,6 +656,14 @@ fn whole(t: &str) -> Result<f64, String> {
         return Err(format!("must be at most 1e15 (got {})", t.trim()));
     }
     Ok(v)
+}
+
+fn flag(v: &str) -> Option<bool> {
+    match v.trim() {
+        "1" | "true" | "on" | "yes" => Some(true),
+        "0" | "false" | "off" | "no" => Some(false),
+        _ => None,
+    }
 }
 
 fn percent(t: &str, min: f64) -> Result<f64, String> {

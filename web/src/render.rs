@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use estimator_core::recommend::FabricChoice;
-use estimator_core::{Comparison, ComputeInput, GradDtype, RecommendationKind, Scenario, Seconds, SweepPoint};
+use estimator_core::{ComputeInput, Estimate, GradDtype, RecommendationKind, Scenario, Seconds, SweepPoint};
 
 use crate::html;
 use crate::html::Html;
@@ -41,22 +41,51 @@ pub fn summary(s: &Scenario) -> String {
     )
 }
 
-/// The line under the two cards: how A and B compare.
-pub fn verdict(c: &Comparison) -> String {
+/// The step's traffic, one row per kind (`{a,b}-traffic`).
+fn traffic_table(h: &mut Html, k: &str, rows: &[estimator_core::traffic::Traffic]) {
+    if rows.is_empty() {
+        return;
+    }
+    html!(
+        h,
+        r#"<table class="traffic" id="{0}-traffic"><caption>Traffic per step</caption><thead><tr><th scope="col">Kind</th><th scope="col">Over</th><th scope="col">Message</th><th scope="col">Per GPU</th><th scope="col">Time</th><th scope="col">Exposed</th></tr></thead><tbody>"#,
+        k
+    );
+    for t in rows {
+        html!(
+            h,
+            r#"<tr><th scope="row">{0}</th><td>{1} ({2})</td><td>{3} × {4}</td><td>{5}</td><td>{6}</td><td>{7}</td></tr>"#,
+            t.kind.label(),
+            t.tier.name(),
+            t.ranks,
+            human::count(t.calls as f64),
+            human::binary(t.message_bytes),
+            human::gb(t.bytes_per_gpu),
+            human::secs(t.time_s),
+            human::secs(t.exposed_s),
+        );
+    }
+    h.push_static("</tbody></table>");
+}
+
+/// The line under the two cards: how A and B compare (from the estimates as they are: no copy of either, which a
+/// [`estimator_core::Comparison`] would make).
+pub fn verdict(a: &Estimate, b: &Estimate) -> String {
     let equal = |r: f64| (r - 1.0).abs() <= 1e-9;
-    let lr = c.reference_lower_bound_ratio_b_over_a;
+    let ratio = |b: Seconds, a: Seconds| if a.as_secs() > 0.0 { b.as_secs() / a.as_secs() } else { 1.0 };
+    let lr = ratio(b.reference_lower_bound.time_s, a.reference_lower_bound.time_s);
     let lower = if equal(lr) {
         "The reference arithmetic is equal.".to_string()
     } else {
         let (fast, slow, r) = if lr < 1.0 { ("B", "A", 1.0 / lr) } else { ("A", "B", lr) };
         format!("Reference arithmetic: {fast} moves the gradients {}× faster than {slow}.", human::num(r, 1))
     };
-    let step = if equal(c.step_ratio_b_over_a) {
+    let delta = b.step.step_s.as_secs() - a.step.step_s.as_secs();
+    let step = if equal(ratio(b.step.step_s, a.step.step_s)) {
         "The realistic steps are equal.".to_string()
     } else {
-        let (fast, slow, slower) =
-            if c.step_delta_s < 0.0 { ("B", "A", &c.a.step.step_s) } else { ("A", "B", &c.b.step.step_s) };
-        let d = c.step_delta_s.abs();
+        let (fast, slow, slower) = if delta < 0.0 { ("B", "A", &a.step.step_s) } else { ("A", "B", &b.step.step_s) };
+        let d = delta.abs();
         format!(
             "Realistic: {fast}'s step is {} shorter than {slow}'s ({} of {slow}'s step).",
             human::secs(Seconds::new(d)),
@@ -70,7 +99,7 @@ pub fn verdict(c: &Comparison) -> String {
 /// use, then the step time and its exposed communication; then the realistic estimate's parts, the reference
 /// arithmetic (a simplified lower bound) and why the estimate is below it, and the model's warnings and notes.
 /// Ids: `{a,b}-nofit`, `-measured`, `-use-model` (a button), `-step`, `-exposed`, `-comm`, `-hidden`, `-compute`,
-/// `-realistic`, `-lower-bound`, `-below`.
+/// `-hidden-how`, `-bubble`, `-lower-bound`, `-below`.
 pub fn result_card(side: Side, r: &SideResult) -> Html {
     let k = side.key();
     let l = &r.estimate.reference_lower_bound;
@@ -121,47 +150,55 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
         } else {
             format!("limited by {}", e.bottleneck.describe())
         };
-        let sync = match i.sync {
-            estimator_core::SyncStrategy::Ddp => "",
-            estimator_core::SyncStrategy::Zero1 | estimator_core::SyncStrategy::Zero2 => {
-                "; ZeRO's reduce-scatter and all-gather move what the all-reduce does, and are timed as it"
-            }
-            estimator_core::SyncStrategy::Zero3 => "; ZeRO-3/FSDP moves 1.5× the all-reduce's bytes, timed as it",
-        };
         format!(
-            "a ring's ceiling {} GB/s, {limit}; {} of {}, each an all-reduce of {} as NCCL runs it at that size \
-             ({}/{}, {} GB/s busbw, {} latency){sync}",
+            "{} over the network per GPU; the job's ring ceiling {} GB/s, {limit}; each call timed at its size as \
+             NCCL runs it",
+            human::gb(e.network_bytes_per_gpu),
             human::num(e.busbw_gbs.get(), 1),
-            human::plural(e.buckets, "bucket"),
-            human::binary(estimator_core::Bytes::new(i.bucket_bytes.min(e.gradient_bytes.get()))),
-            human::secs(e.bucket_allreduce_s),
-            e.algorithm,
-            e.protocol,
-            human::num(e.bucket_busbw_gbs.get(), 1),
-            human::secs(e.latency_per_collective_s)
         )
     };
     let compute_how = match i.compute {
         ComputeInput::Given { .. } => "as given".to_string(),
         ComputeInput::Tokens { tokens_per_step, mfu } => format!(
-            "6 × {} × {} tokens ÷ ({} × {} TFLOP/s × {} MFU)",
-            human::params(i.params),
+            "{} × {} × {} tokens ÷ ({} × {} TFLOP/s × {} MFU)",
+            if e.layout.layout.activation_checkpointing { 8 } else { 6 },
+            human::params(s.shape().active_params),
             human::count(tokens_per_step),
             s.participants(),
             human::num(s.gpu().bf16_dense_tflops.get(), 0),
             human::pct(mfu)
         ),
     };
+    let hidden_how = match e.overlap_source {
+        estimator_core::schedule::OverlapSource::Schedule => "hidden by the frameworks' schedule",
+        estimator_core::schedule::OverlapSource::Set => "the overlap you set",
+    };
     html!(
         h,
-        r#"<div class="block realistic"><p class="kicker">Realistic estimate</p><dl class="figures"><dt>Communication</dt><dd id="{0}-comm">{1}</dd><dd class="how">{2}</dd><dt>Hidden behind compute</dt><dd id="{0}-hidden">{3}</dd><dt>Compute</dt><dd id="{0}-compute">{4}</dd><dd class="how">{5}</dd></dl></div>"#,
+        r#"<div class="block realistic"><p class="kicker">Realistic estimate</p><dl class="figures"><dt>Communication</dt><dd id="{0}-comm">{1}</dd><dd class="how">{2}</dd>"#,
         k,
         human::secs(e.comm_s),
         bus,
+    );
+    html!(
+        h,
+        r#"<dt>Hidden behind compute</dt><dd id="{0}-hidden">{1}</dd><dd class="how" id="{0}-hidden-how">{2}, {3} of the communication</dd><dt>Compute</dt><dd id="{0}-compute">{4}</dd><dd class="how">{5}</dd>"#,
+        k,
         human::secs(e.hidden_comm_s),
+        hidden_how,
+        human::pct(e.overlap),
         human::secs(e.compute_s),
         compute_how,
     );
+    if e.bubble_s.as_secs() > 0.0 {
+        html!(
+            h,
+            r#"<dt>Pipeline bubble</dt><dd id="{0}-bubble">{1}</dd><dd class="how">(stages − 1) ÷ micro-batches of the compute</dd>"#,
+            k,
+            human::secs(e.bubble_s)
+        );
+    }
+    h.push_static("</dl></div>");
 
     let gb = human::gb(l.gradient_bytes);
     let per = human::gb(l.bytes_per_participant);
@@ -279,6 +316,31 @@ pub fn recommendation_card(side: Side, r: &SideResult, stale: bool) -> Html {
         min_fabric_text(r)
     );
     h
+}
+
+/// [`details`] of both sides of a page query, for the report worker: (traffic, layout) of A, then of B; a side
+/// whose inputs do not read gets nothing (its card says it shows the last valid inputs).
+pub fn details_of_query(query: &str) -> [(Html, Html); 2] {
+    let (state, _) = crate::share::PageState::from_query(query);
+    let of = |side: Side, form: &crate::form::ScenarioForm| {
+        form.to_scenario().map_or_else(|_| (Html::new(), Html::new()), |s| details(side, &s))
+    };
+    [of(Side::A, &state.a), of(Side::B, &state.b)]
+}
+
+/// What the report worker draws for one side into its result and recommendation cards (`{a,b}-traffic-box`,
+/// `{a,b}-layout`): the step's traffic table and the layout advice. Kept out of the first load: the advice
+/// estimates the step once per sync strategy, and neither decides the answer at the top of the card.
+pub fn details(side: Side, s: &Scenario) -> (Html, Html) {
+    let k = side.key();
+    let e = estimator_core::estimate_step(s);
+    let mut traffic = Html::new();
+    traffic_table(&mut traffic, k, &e.traffic);
+    let mut layout = Html::new();
+    if let Some(l) = estimator_core::recommend::advise(s) {
+        html!(layout, "<b>Layout:</b> {}.", l.headline);
+    }
+    (traffic, layout)
 }
 
 /// What a loaded report filled in, one line each.

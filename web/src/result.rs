@@ -1,20 +1,20 @@
-//! What the page shows for one scenario, computed once per change: the scenario and its whole estimate.
+//! What the page shows for one scenario, computed once per change: the scenario and its estimate.
 
-use estimator_core::{Estimate, Scenario, estimate};
+use estimator_core::{Estimate, Scenario, estimate_without_layout_advice};
 
-/// Everything the page shows for one scenario (the nodes chart is drawn by the report worker,
-/// [`crate::chart::nodes_figure`]).
+/// Everything the page shows for one scenario (the nodes chart, the traffic table and the layout advice are drawn
+/// by the report worker: [`crate::chart::nodes_figure`], [`crate::render::details`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SideResult {
     /// The scenario.
     pub scenario: Scenario,
-    /// Step, reference lower bound, memory, recommendation.
+    /// Step, reference lower bound, memory, recommendation (without the layout advice, the worker's).
     pub estimate: Estimate,
 }
 
 impl SideResult {
     /// Computes everything for a scenario.
     pub fn new(s: &Scenario) -> SideResult {
-        SideResult { scenario: s.clone(), estimate: estimate(s) }
+        SideResult { scenario: s.clone(), estimate: estimate_without_layout_advice(s) }
     }
 }

@@ -1,7 +1,7 @@
 //! The page's state in its URL: `?a.link=25&b.nodes=4&embed=1`.
 //!
 //! Each scenario writes only the fields that differ from its first-load value, so the first load has an empty
-//! query and a changed scenario a short one, led by `v=2` (the first load changed once; a link without `v` reads
+//! query and a changed scenario a short one, led by `v=3` (the first load changed twice; a link without `v` reads
 //! its fields against the first load it was written for, [`ScenarioForm::legacy_a`], so it still shows what its
 //! author saw). Reading takes any query: unknown keys are skipped, a value that
 //! means nothing for a select is reported and the field keeps its default, and text fields keep what was written
@@ -75,8 +75,9 @@ impl Default for PageState {
 /// Longest query read; a longer one is cut (a full state is under 1 kB).
 pub const MAX_QUERY: usize = 8192;
 
-/// The version of the first load that links are written against (`v=2`).
-pub const LINK_VERSION: &str = "2";
+/// The version of the first load that links are written against (`v=3`: the overlap comes from the frameworks'
+/// schedule unless set; `v=2` links were written when it was 0 unless set).
+pub const LINK_VERSION: &str = "3";
 
 impl PageState {
     /// The query string (without `?`) for this state.
@@ -120,11 +121,17 @@ impl PageState {
                 (decode(k), decode(v))
             })
             .collect();
-        // A link with scenario fields and no version was written against the first load before `v=2`.
-        let versioned = pairs.iter().any(|(k, _)| k == "v");
-        if !versioned && pairs.iter().any(|(k, _)| k.starts_with("a.") || k.starts_with("b.")) {
+        // A link with scenario fields and no version was written against the first load before `v=2`; one before
+        // `v=3` when an overlap not written meant none.
+        let version = pairs.iter().find(|(k, _)| k == "v").map(|(_, v)| v.as_str());
+        let scenario = pairs.iter().any(|(k, _)| k.starts_with("a.") || k.starts_with("b."));
+        if version.is_none() && scenario {
             state.a = ScenarioForm::legacy_a();
             state.b = ScenarioForm::legacy_b();
+        }
+        if scenario && matches!(version, None | Some("2")) {
+            state.a.overlap_pct = "0".to_string();
+            state.b.overlap_pct = "0".to_string();
         }
         for (k, v) in pairs {
             match k.as_str() {

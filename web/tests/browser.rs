@@ -89,7 +89,7 @@ fn a_changed_state_round_trips_through_the_url() {
     st.chart = ChartAxis::Efficiency;
     st.embed = true;
     let q = st.to_query();
-    assert!(q.starts_with("v=2&"), "a link names the first load it was written against: {q}");
+    assert!(q.starts_with("v=3&"), "a link names the first load it was written against: {q}");
     assert!(q.contains("a.nodes=4"), "{q}");
     assert!(q.contains("embed=1"), "{q}");
     let (back, notes) = PageState::from_query(&format!("?{q}"));
@@ -120,7 +120,7 @@ fn bars_split_the_step_and_sum_to_it() {
     let mut f = ScenarioForm::page_a();
     f.set(FormField::Overlap, "50").expect("text");
     f.set(FormField::Compute, "given").expect("mode");
-    f.set(FormField::ComputeMs, "5000").expect("text");
+    f.set(FormField::ComputeMs, "50000").expect("text");
     let s = f.to_scenario().expect("valid");
     let e = estimator_core::estimate_step(&s);
     let segs = chart::bar_segments(&e, e.step_s.as_secs(), 100.0);
@@ -303,7 +303,14 @@ fn links_written_before_v2_keep_their_meaning() {
     assert_eq!(new.a.value(FormField::Adapters), "1");
     assert_eq!(new.a.value(FormField::Sync), "zero1");
     let (back, _) = PageState::from_query(&old.to_query());
-    assert_eq!(back, old, "an old link re-written as v=2 means the same");
+    assert_eq!(back, old, "an old link re-written as v=3 means the same");
+    // Before v=3 an overlap the link did not write was none; now it is the frameworks' schedule.
+    assert_eq!(new.a.value(FormField::Overlap), "0");
+    assert_eq!(old.b.value(FormField::Overlap), "0");
+    let (now, _) = PageState::from_query("v=3&a.nodes=4");
+    assert_eq!(now.a.value(FormField::Overlap), "", "the schedule's");
+    let (back, _) = PageState::from_query(&new.to_query());
+    assert_eq!(back, new, "a v=2 link re-written as v=3 means the same");
 }
 
 #[wasm_bindgen_test]
@@ -456,7 +463,7 @@ async fn a_link_restores_its_scenario_and_embed_drops_the_chrome() {
     assert_eq!(nodes.value(), "4");
     assert_eq!(text("b-lower-bound"), "5.60 s", "70B at 400 Gb/s: 280 GB / 50 GB/s");
     let q = web::browser::query();
-    assert!(q.contains("a.nodes=4") && q.contains("v=2"), "the URL (the share link) keeps it: {q}");
+    assert!(q.contains("a.nodes=4") && q.contains("v=3"), "the URL (the share link) keeps it: {q}");
     root.remove();
     drop(_h);
 
@@ -552,6 +559,47 @@ async fn stale_and_implausible_values_are_marked_everywhere() {
     root.remove();
 }
 
+async fn the_parallelism_group_drives_the_traffic_table_and_the_layout_advice() {
+    let (_h, root) = mount("");
+    leptos::task::tick().await;
+    // The worker's boxes are on the page, empty until it fills them (boot.js; the e2e test sees them filled).
+    assert_eq!(text("a-traffic-box"), "");
+    assert_eq!(text("b-layout"), "");
+    // A catalog model brings its parameter count; HSDP with tensor parallelism inside the node.
+    choose("a-model", "llama-3.1-70b").await;
+    let params: HtmlInputElement = by_id("a-params").dyn_into().expect("input");
+    assert_eq!(params.value(), "70.6B");
+    choose("a-sync", "hsdp").await;
+    type_into("a-tp", "8").await;
+    click("a-ckpt").await;
+    let q = web::browser::query();
+    assert!(q.contains("a.model=llama-3.1-70b") && q.contains("a.tp=8") && q.contains("a.sync=hsdp"), "{q}");
+    assert!(q.contains("a.ckpt=1"), "activation checkpointing is on: {q}");
+    // What the worker draws for that query: the traffic, kind by kind, and the layout advice.
+    let [(traffic, layout), _] = web::render::details_of_query(&q);
+    let traffic = traffic.into_string();
+    assert!(
+        traffic.contains("id=\"a-traffic\"") && traffic.contains("tensor-parallel activation all-reduce"),
+        "{traffic}"
+    );
+    assert!(
+        traffic.contains("gradient-shard all-reduce across replicas") && traffic.contains("intra-node"),
+        "{traffic}"
+    );
+    assert!(layout.into_string().starts_with("<b>Layout:</b>"));
+    // A degree that does not divide the GPUs is refused on its field, and the link keeps what was typed.
+    type_into("a-tp", "3").await;
+    let error = text("a-tp-error");
+    assert!(error.contains("must divide"), "{error}");
+    assert!(web::browser::query().contains("a.tp=3"), "the link keeps what was typed");
+    // Emptying the overlap field hands it back to the schedule; the card says where the hidden share comes from.
+    type_into("a-tp", "8").await;
+    assert!(text("a-hidden-how").contains("hidden by the frameworks"), "{}", text("a-hidden-how"));
+    type_into("a-overlap", "50").await;
+    assert!(text("a-hidden-how").contains("the overlap you set"), "{}", text("a-hidden-how"));
+    root.remove();
+}
+
 /// The page tests share one document and the URL, so they run one after the other in a single test (async
 /// wasm-bindgen tests interleave at every await).
 #[wasm_bindgen_test]
@@ -563,6 +611,7 @@ async fn the_mounted_page() {
     a_measured_bus_bandwidth_is_shown_and_cleared_with_its_hardware().await;
     the_first_screen_leads_with_the_step_and_what_does_not_fit().await;
     stale_and_implausible_values_are_marked_everywhere().await;
+    the_parallelism_group_drives_the_traffic_table_and_the_layout_advice().await;
 }
 
 const RUN_309: &str = include_str!("../../tests/data/nccl-tests/raw/nccl-tests-309-h100-8x400ib-2-4-8node.txt");

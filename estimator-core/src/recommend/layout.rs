@@ -77,10 +77,9 @@ pub fn advise(s: &Scenario) -> Option<LayoutAdvice> {
         })
         .cloned();
     let headline = match &best {
-        None => format!(
-            "No synchronisation fits this job in memory with this parallel layout: shard more (tensor or pipeline \
-             parallelism), checkpoint activations or add GPUs"
-        ),
+        None => "No synchronisation fits this job in memory with this parallel layout: shard more (tensor or \
+                 pipeline parallelism), checkpoint activations or add GPUs"
+            .to_string(),
         Some(b) if b.sync == own || b.step_s.as_secs() >= current.step_s.as_secs() * 0.99 => {
             let fits = if current.fits { "" } else { " (but it does not fit in memory)" };
             format!(

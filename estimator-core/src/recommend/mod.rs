@@ -64,7 +64,8 @@ pub struct Recommendation {
     /// The smallest ladder fabric meeting the target at `nodes` (the scenario's, or `min_nodes` if larger);
     /// `None` on one node, or when even the top of the ladder misses the target.
     pub min_fabric: Option<FabricChoice>,
-    /// The layout that keeps the slow link out of the way, among those that fit; `None` on one GPU.
+    /// The layout that keeps the slow link out of the way, among those that fit ([`advise`], which
+    /// [`crate::estimate`] fills in); `None` on one GPU.
     pub layout: Option<LayoutAdvice>,
 }
 
@@ -298,10 +299,6 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         }
     }
 
-    let layout = advise(s);
-    if let Some(l) = &layout {
-        reasons.push(format!("Layout: {}.", l.headline));
-    }
     Recommendation {
         kind,
         headline,
@@ -310,7 +307,7 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         target_exposed_share: target,
         min_nodes,
         min_fabric,
-        layout,
+        layout: None,
     }
 }
 

@@ -111,7 +111,7 @@ pub fn replay_run(run: &Run) -> Result<StepReplay, String> {
     let e = estimate_step(&s);
     Ok(StepReplay {
         run: run.clone(),
-        layout: e.layout.description.clone(),
+        layout: e.layout.description(),
         model_step_s: e.step_s.as_secs(),
         model_added_s: e.step_s.as_secs() - e.compute_s.as_secs(),
         seed_added_s: e.lower_bound_s.as_secs(),

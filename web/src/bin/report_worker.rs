@@ -4,7 +4,9 @@
 //! waits for its `"ready"`, then posts `{id, query, side, name, size, text}` (a load) or `{id, query, action:
 //! "offer"}` (the user accepted what the last verdict offered) and gets back `{id, html, query}`; the id pairs each
 //! answer with its request, so two quick loads do not lose one. `{id, query, action: "nodes"}` asks for the nodes
-//! chart of that page state and gets `{id, svg, rows}` (boot.js asks when the chart is in view).
+//! chart of that page state and gets `{id, svg, rows}` (boot.js asks when the chart is in view); `{id, query,
+//! action: "details"}` asks for each side's traffic table and layout advice and gets `{id, a_traffic, a_layout,
+//! b_traffic, b_layout}` (boot.js asks after the first estimate and after each change).
 
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::*;
@@ -28,6 +30,17 @@ fn main() {
         let action = field(&m, "action").as_string();
         let out = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&out, &"id".into(), &field(&m, "id"));
+        if action.as_deref() == Some("details") {
+            let [(a_traffic, a_layout), (b_traffic, b_layout)] = web::render::details_of_query(&query);
+            for (key, html) in
+                [("a_traffic", a_traffic), ("a_layout", a_layout), ("b_traffic", b_traffic), ("b_layout", b_layout)]
+            {
+                let _ = js_sys::Reflect::set(&out, &key.into(), &html.into_string().into());
+            }
+            // A worker that cannot post has no one to tell.
+            let _ = reply_to.post_message(&out);
+            return;
+        }
         if action.as_deref() == Some("nodes") {
             let (svg, rows) = web::chart::nodes_figure(&query);
             let _ = js_sys::Reflect::set(&out, &"svg".into(), &svg.into_string().into());
