@@ -131,12 +131,13 @@ function watchNodes() {
 }
 // Each side's traffic table and layout advice are drawn by the report worker too (render::details: the advice
 // estimates the step once per sync strategy, kept out of the first load), after the first estimate and again
-// after each change; in embed mode the traffic table is hidden, the advice still drawn.
+// after each change; the compact embed mode shows neither and never starts the worker for them.
 let detailsDirty = true;
 let detailsBusy = false;
 function drawDetails() {
   const boxes = ["a-traffic-box", "a-layout", "b-traffic-box", "b-layout"].map((id) => document.getElementById(id));
-  if (boxes.some((b) => !b) || !detailsDirty || detailsBusy) return;
+  const compact = document.documentElement.classList.contains("embed");
+  if (compact || boxes.some((b) => !b) || !detailsDirty || detailsBusy) return;
   detailsDirty = false;
   detailsBusy = true;
   request({ action: "details" })

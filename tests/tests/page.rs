@@ -91,6 +91,13 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     )
     .await?;
     assert_eq!(early, serde_json::json!([]), "nothing of the worker loads before the first estimate");
+    // The worker also draws each side's traffic table and layout advice (the first load's A: ZeRO-1 over one
+    // 25 GbE port per node, whose parameter all-gather after the optimizer crosses it).
+    wait_js(c, "return document.querySelectorAll('#a-traffic tbody tr').length === 2;").await?;
+    let traffic = text_of(c, "a-traffic").await?;
+    assert!(traffic.contains("parameter all-gather after the optimizer") && traffic.contains("network"), "{traffic}");
+    let advice = wait_text(c, "a-layout", |t| t.starts_with("Layout:")).await?;
+    assert!(advice.contains("step"), "{advice}");
     let violations = accessibility_violations(c, &axe_source()?).await?;
     assert!(violations.is_empty(), "axe-core (WCAG 2.1 A/AA) finds: {violations:#?}");
     fit_height(c, 1280).await?;
@@ -134,6 +141,28 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
          return p.length === 2 && p[0].getAttribute('d') === p[1].getAttribute('d');",
     )
     .await?;
+
+    // 3b. The Parallelism group: HSDP keeps the gathers inside the node; the worker redraws A's traffic and advice.
+    js(c, "document.getElementById('a-parallelism').open = true; return null;").await?;
+    c.find(Locator::Id("a-sync"))
+        .await
+        .map_err(|e| e.to_string())?
+        .select_by_value("hsdp")
+        .await
+        .map_err(|e| e.to_string())?;
+    wait_js(c, "return document.getElementById('a-traffic').textContent.includes('across replicas');").await?;
+    let traffic = text_of(c, "a-traffic").await?;
+    assert!(traffic.contains("intra-node"), "HSDP's gathers stay in the node: {traffic}");
+    wait_text(c, "a-layout", |t| t.starts_with("Layout:")).await?;
+    fit_height(c, 1280).await?;
+    save_screenshot(c, "parallelism.png").await?;
+    c.find(Locator::Id("a-sync"))
+        .await
+        .map_err(|e| e.to_string())?
+        .select_by_value("zero1")
+        .await
+        .map_err(|e| e.to_string())?;
+    js(c, "document.getElementById('a-parallelism').open = false; return null;").await?;
 
     // 4. A bad value shows the model's error next to the field, keeps the last result, and the page stays up.
     type_into(c, "a-params", "-5").await?;
@@ -253,14 +282,16 @@ async fn paste(c: &Client, side: &str, text: &str) -> Result<(), String> {
 async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     c.goto(&server.url("index.html")).await.map_err(|e| e.to_string())?;
     wait_text(c, "a-lower-bound", |t| t == "8.96 s").await?;
-    // The report worker is not part of the first load: with the nodes chart out of view, nothing of it is fetched
-    // until a report is loaded.
-    let fetched = js(c, "return performance.getEntriesByType('resource').map(e => e.name);").await?;
-    let chart_below =
-        js(c, "return document.getElementById('nodes-chart').getBoundingClientRect().top > innerHeight + 200;").await?;
-    if chart_below == serde_json::json!(true) {
-        assert!(!fetched.to_string().contains("report-worker"), "the worker loads lazily: {fetched}");
-    }
+    // The report worker is not part of the first load: nothing of it is fetched before the first estimate (it
+    // starts after it, for the traffic tables and the layout advice).
+    let early = js(
+        c,
+        "const m = performance.getEntriesByName('first-estimate')[0].startTime; \
+         return performance.getEntriesByType('resource').filter(e => e.name.includes('report-worker') \
+         && e.startTime < m).map(e => e.name);",
+    )
+    .await?;
+    assert_eq!(early, serde_json::json!([]), "the worker loads lazily");
     // Upload the 8x H100 / 8x 400G InfiniBand node into A (25 Gb/s RoCE at first).
     let upload = |path: PathBuf| async move {
         let input = c.find(Locator::Id("report-file")).await.map_err(|e| e.to_string())?;
