@@ -171,7 +171,7 @@ pub fn resolve(
         let Some(moe) = shape.moe.filter(|_| shape.is_moe()) else {
             return Err(layout_err(
                 Field::Ep,
-                format!("{ep} needs a mixture-of-experts model (--model with experts); {} is dense", shape.name),
+                format!("{ep} needs a mixture-of-experts model (a model with experts); {} has none", shape.name),
             ));
         };
         if moe.experts % ep != 0 {

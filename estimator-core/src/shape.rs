@@ -119,7 +119,7 @@ pub fn generic(params: f64) -> ModelShape {
     let (hidden, layers) = (hidden as u32, layers as u32);
     ModelShape {
         key: "generic",
-        name: "dense model",
+        name: "a dense model of this size",
         layers,
         hidden,
         heads: hidden / GENERIC_HEAD_DIM,

@@ -10,6 +10,10 @@ use crate::scenario::{Scenario, SyncStrategy};
 use crate::step::estimate_step;
 use crate::units::{Bytes, Seconds};
 
+/// Steps closer than this share are the same for the advice: the model is not that precise (README, the step
+/// replay), and changing a job's layout costs more than 1% of a step.
+pub const SAME_STEP: f64 = 0.01;
+
 /// One layout of the comparison.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LayoutOption {
@@ -80,13 +84,20 @@ pub fn advise(s: &Scenario) -> Option<LayoutAdvice> {
         None => "No synchronisation fits this job in memory with this parallel layout: shard more (tensor or \
                  pipeline parallelism), checkpoint activations or add GPUs"
             .to_string(),
-        Some(b) if b.sync == own || b.step_s.as_secs() >= current.step_s.as_secs() * 0.99 => {
-            let fits = if current.fits { "" } else { " (but it does not fit in memory)" };
+        Some(b) if b.sync == own => {
             format!(
-                "{} is already the fastest layout for this job here{fits}: step {}",
+                "{} is the fastest layout that fits for this job here: step {}",
                 current.description, current.step_s
             )
         }
+        Some(b) if current.fits && b.step_s.as_secs() >= current.step_s.as_secs() * (1.0 - SAME_STEP) => format!(
+            "{} is as fast as any layout that fits here, within {} ({}: step {} instead of {})",
+            current.description,
+            crate::human::pct(SAME_STEP),
+            b.description,
+            b.step_s,
+            current.step_s
+        ),
         Some(b) => {
             let fewer = current.network_bytes_per_gpu.get() / b.network_bytes_per_gpu.get().max(1.0);
             let bytes = if s.nodes() > 1 && fewer >= 1.5 {

@@ -1,0 +1,187 @@
+//! The step as frameworks run it: each layout's traffic, its schedule and its advice, on worked examples whose
+//! numbers follow from the shapes and the rules by hand.
+
+use estimator_core::traffic::{Kind, Tier};
+use estimator_core::{
+    ComputeInput, Fabric, Field, Scenario, ScenarioInput, StepEstimate, SyncStrategy, estimate, estimate_step,
+};
+
+fn scenario(change: impl FnOnce(&mut ScenarioInput)) -> Scenario {
+    let mut i = ScenarioInput::default();
+    change(&mut i);
+    Scenario::new(i).expect("valid")
+}
+
+fn step(change: impl FnOnce(&mut ScenarioInput)) -> StepEstimate {
+    estimate_step(&scenario(change))
+}
+
+fn row(e: &StepEstimate, kind: Kind) -> &estimator_core::traffic::Traffic {
+    e.traffic.iter().find(|t| t.kind == kind).unwrap_or_else(|| panic!("{kind:?} in {:?}", e.traffic))
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+}
+
+#[test]
+fn tensor_parallel_all_reduces_b_s_h_four_times_per_layer() {
+    // Llama 3.1 70B, TP 8 inside each node: 80 layers x 4 all-reduces of 1 x 4096 x 8192 x 2 bytes per micro-batch.
+    let e = step(|i| {
+        i.model = Some("llama-3.1-70b".into());
+        i.sync = SyncStrategy::Zero1;
+        i.tp = 8;
+        i.micro_batches = Some(16);
+    });
+    let tp = row(&e, Kind::TpAllReduce);
+    assert_eq!((tp.ranks, tp.tier), (8, Tier::IntraNode));
+    assert_eq!(tp.calls, 16 * 80 * 4);
+    assert!(close(tp.message_bytes.get(), 4096.0 * 8192.0 * 2.0));
+    // Data parallel over the 2 nodes: one rank per node, the node's adapters shared by the 8 TP ranks' groups.
+    let dp = row(&e, Kind::GradientReduceScatter);
+    assert_eq!((dp.ranks, dp.tier), (2, Tier::Network));
+    // Each GPU holds an eighth of the model: its gradients are 70.6B x 2 / 8 bytes.
+    let grads: f64 = 70.6e9 * 2.0 / 8.0;
+    assert!(close(dp.bytes_per_gpu.get(), grads * 0.5), "reduce-scatter over 2 ranks sends half");
+}
+
+#[test]
+fn hsdp_keeps_the_gathers_in_the_node_and_sends_only_the_shards_across() {
+    let fsdp = step(|i| i.sync = SyncStrategy::Zero3);
+    let hsdp = step(|i| i.sync = SyncStrategy::Hsdp);
+    assert!(fsdp.traffic.iter().all(|t| t.tier == Tier::Network));
+    assert_eq!(row(&hsdp, Kind::FsdpAllGather).tier, Tier::IntraNode);
+    let across = row(&hsdp, Kind::HsdpAllReduce);
+    assert_eq!((across.ranks, across.tier), (2, Tier::Network));
+    // Once per step, each GPU's eighth of the gradients, all-reduced over 2 nodes: 2 x (1/2) x 14 GB / 8.
+    assert!(close(across.bytes_per_gpu.get(), 14e9 / 8.0), "{}", across.bytes_per_gpu.get());
+    assert!(close(hsdp.network_bytes_per_gpu.get(), 14e9 / 8.0));
+    assert!(hsdp.network_bytes_per_gpu.get() * 10.0 < fsdp.network_bytes_per_gpu.get());
+}
+
+#[test]
+fn the_layout_advice_moves_the_shards_off_a_slow_link() {
+    // 7B with ZeRO-3 over one 25 GbE port per node: HSDP is the advice, and says by how much.
+    let s = scenario(|i| {
+        i.sync = SyncStrategy::Zero3;
+        i.adapters_per_node = 1;
+        i.link_gbps = 25.0;
+        i.fabric = Fabric::Roce;
+        i.compute = ComputeInput::Tokens { tokens_per_step: 262_144.0, mfu: 0.4 };
+    });
+    let advice = estimate(&s).recommendation.layout.expect("advice on 16 GPUs");
+    assert_eq!(advice.best, SyncStrategy::Hsdp);
+    assert!(advice.step_s < advice.current_step_s);
+    assert!(advice.headline.starts_with("HSDP (shard over 8) cuts the bytes"), "{}", advice.headline);
+    // DDP keeps 16 bytes per parameter on every GPU: 112 GB do not fit in 80 GiB, so it is never the advice.
+    let ddp = advice.options.iter().find(|o| o.sync == SyncStrategy::Ddp).expect("compared");
+    assert!(!ddp.fits);
+    // One GPU: nothing to advise.
+    let one = scenario(|i| {
+        i.nodes = 1;
+        i.gpus_per_node = 1;
+        i.params = 1e9;
+    });
+    assert_eq!(estimate(&one).recommendation.layout, None);
+}
+
+#[test]
+fn pipeline_stages_send_activations_and_wait_in_the_bubble() {
+    let e = step(|i| {
+        i.model = Some("llama-3.1-8b".into());
+        i.pp = 2;
+        i.micro_batches = Some(8);
+        i.compute = ComputeInput::Given { ms: 8000.0 };
+    });
+    let pp = row(&e, Kind::PpSend);
+    assert_eq!((pp.calls, pp.tier), (16, Tier::Network), "one forward and one backward per micro-batch");
+    assert!(close(pp.message_bytes.get(), 4096.0 * 4096.0 * 2.0));
+    // 1F1B: (p - 1) / m of the compute.
+    assert!(close(e.bubble_s.as_secs(), 8.0 / 8.0));
+    assert!(close(e.step_s.as_secs(), e.compute_s.as_secs() + e.exposed_comm_s.as_secs() + 1.0));
+}
+
+#[test]
+fn experts_exchange_tokens_top_k_times_per_moe_layer() {
+    // Mixtral 8x7B, EP 8 inside a node: 32 MoE layers x 4 all-to-alls of 4096 tokens x 2 experts x 4096 x 2 bytes.
+    let e = step(|i| {
+        i.model = Some("mixtral-8x7b".into());
+        i.sync = SyncStrategy::Zero3;
+        i.ep = 8;
+        i.micro_batches = Some(4);
+    });
+    let a2a = row(&e, Kind::EpAllToAll);
+    assert_eq!((a2a.ranks, a2a.tier, a2a.calls), (8, Tier::IntraNode, 4 * 32 * 4));
+    assert!(close(a2a.message_bytes.get(), 4096.0 * 2.0 * 4096.0 * 2.0));
+    assert_eq!(a2a.exposed_s, a2a.time_s, "exposed unless the framework overlaps it");
+    let overlapped = step(|i| {
+        i.model = Some("mixtral-8x7b".into());
+        i.sync = SyncStrategy::Zero3;
+        i.ep = 8;
+        i.micro_batches = Some(4);
+        i.ep_overlap = true;
+    });
+    assert!(row(&overlapped, Kind::EpAllToAll).exposed_s < a2a.exposed_s);
+    // Compute follows the active parameters: 12.9B of 46.7B.
+    let dense_like = 6.0 * 12.9e9 * estimator_core::scenario::DEFAULT_TOKENS_PER_STEP / (16.0 * 989e12 * 0.4);
+    assert!(close(e.compute_s.as_secs(), dense_like));
+}
+
+#[test]
+fn bad_layouts_name_the_field_and_the_reason() {
+    let reject = |change: fn(&mut ScenarioInput), field: Field, text: &str| {
+        let mut i = ScenarioInput::default();
+        change(&mut i);
+        let e = Scenario::new(i).expect_err("rejected");
+        assert_eq!(e.field, field, "{e}");
+        assert!(e.to_string().contains(text), "'{e}' should say '{text}'");
+    };
+    reject(|i| i.tp = 3, Field::Tp, "must divide the job's 16 GPUs");
+    reject(|i| i.pp = 32, Field::Pp, "at most 16");
+    reject(|i| i.ep = 2, Field::Ep, "mixture-of-experts");
+    reject(|i| i.model = Some("gpt-7".into()), Field::Model, "unknown model 'gpt-7'");
+    reject(
+        |i| {
+            i.model = Some("llama-3.1-8b".into());
+            i.nodes = 8;
+            i.tp = 64;
+        },
+        Field::Tp,
+        "32 attention heads",
+    );
+    reject(
+        |i| {
+            i.sync = SyncStrategy::Hsdp;
+            i.shard_group = Some(3);
+        },
+        Field::ShardGroup,
+        "must divide",
+    );
+    reject(|i| i.micro_batch_size = 0, Field::MicroBatchSize, "at least 1");
+    // Tensor parallelism across nodes is allowed, and warned about.
+    let s = scenario(|i| i.tp = 16);
+    assert!(s.warnings().iter().any(|w| w.contains("spans nodes")), "{:?}", s.warnings());
+}
+
+#[test]
+fn a_named_model_counts_its_activations_and_checkpointing_shrinks_them() {
+    let plain = estimate(&scenario(|i| {
+        i.model = Some("llama-3.1-70b".into());
+        i.sync = SyncStrategy::Zero3;
+        i.nodes = 4;
+    }));
+    let ckpt = estimate(&scenario(|i| {
+        i.model = Some("llama-3.1-70b".into());
+        i.sync = SyncStrategy::Zero3;
+        i.nodes = 4;
+        i.activation_checkpointing = true;
+    }));
+    // 80 layers x 34 x 4096 x 8192 bytes (91 GB) do not fit an 80 GiB H100; 2 bytes per layer do.
+    assert!(!plain.memory.fits && ckpt.memory.fits);
+    assert!(ckpt.memory.activation_bytes_per_gpu.get() * 10.0 < plain.memory.activation_bytes_per_gpu.get());
+    // Recomputation costs a forward pass: 8 instead of 6 FLOPs per parameter per token.
+    assert!(close(ckpt.step.compute_s.as_secs() / plain.step.compute_s.as_secs(), 8.0 / 6.0));
+    // A bare parameter count keeps its old meaning: activations are not counted.
+    let bare = estimate(&scenario(|i| i.params = 70e9));
+    assert_eq!(bare.memory.activation_bytes_per_gpu.get(), 0.0);
+}
