@@ -162,9 +162,10 @@ pub fn resolve(
         ));
     }
     if pp > shape.layers {
+        let layers = if shape.layers == 1 { "layer" } else { "layers" };
         return Err(layout_err(
             Field::Pp,
-            format!("{pp} stages are more than {}'s {} layers", shape.name, shape.layers),
+            format!("{pp} stages, but {} has {} {layers}: at most one stage per layer", shape.name, shape.layers),
         ));
     }
     if ep > 1 {

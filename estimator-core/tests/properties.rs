@@ -27,7 +27,8 @@ fn scenario() -> impl Strategy<Value = ScenarioInput> {
             let nodes = c.0;
             // A tensor-parallel degree that divides the node, two pipeline stages when the nodes pair up.
             let tp = (0..=l.0).rev().map(|e| 1i64 << e).find(|t| gpn % t == 0).unwrap_or(1);
-            let pp = if l.1 && nodes % 2 == 0 { 2 } else { 1 };
+            // (A generic model below about 1e8 parameters has one layer: one stage.)
+            let pp = if l.1 && nodes % 2 == 0 && (l.3.is_some() || w.0 >= 1e8) { 2 } else { 1 };
             let model = l.3.map(str::to_string);
             let moe = l.3.is_some_and(|m| estimator_core::shape::lookup(m).is_some_and(|s| s.is_moe()));
             let dp = nodes * gpn / tp / pp;
@@ -207,11 +208,12 @@ proptest! {
             .unwrap_or(1);
         let hsdp = step(&ScenarioInput { sync: SyncStrategy::Hsdp, shard_group: Some(shard), ..i.clone() });
         // Where the node's own links are the slower tier (PCIe cards, or NICs that outrun NVLink), keeping traffic
-        // inside the node is not cheaper. The law holds where the job's ring is limited by the network and the
-        // GPUs talk over NVLink-class links.
+        // inside the node is not cheaper. The law holds where the node's network is slower than its own
+        // NVLink-class ring.
         let s = Scenario::new(i.clone()).expect("valid");
+        let network = estimator_core::collective::bus_bandwidth(&s).network.map_or(f64::INFINITY, |n| n.get());
         let intra_faster = !matches!(s.intra_node().link, IntraNodeLink::Pcie | IntraNodeLink::PcieHostStaged)
-            && estimator_core::collective::bus_bandwidth(&s).bottleneck != estimator_core::Bottleneck::IntraNode;
+            && network <= s.intra_node().ring.get();
         // HSDP adds a call per unit: where latency, not bytes, sets the time, more calls cost more whatever the
         // bytes. The law is about bytes: every call moves more than its latency's worth.
         let bandwidth_bound =

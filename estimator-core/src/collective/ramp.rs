@@ -8,7 +8,8 @@
 //! (`size / ranks`) at `64 x 2^i`:
 //! - `_RING_CORRECTION_FACTOR` (L669-697, applied at L591-601): every Ring protocol and collective across nodes;
 //!   beyond 4 nodes its factors below 1 are raised to `1 + 0.2 (log2i(nodes) - 2)`, each at most twice the one
-//!   before (L700-719, PR #425), the exponent held at its 32-node value beyond 32 nodes;
+//!   before (L700-719, PR #425), the exponent held at its 32-node value beyond 32 nodes; on a node network
+//!   slower than the one it was fitted on, read at proportionally more bytes ([`REF_NODE_GBS`]);
 //! - `_NVLS_TREE_RAMP` (L862-890, applied at L1043-1048): NVLSTree all-reduce. autoparallel's cause, "NVLS
 //!   protocol startup" (L856-858), is NVLS's own, so the ramp is applied to one node's NVLS all-reduce as well,
 //!   which autoparallel prices from its own single-node measurements instead (L729-747);
@@ -40,6 +41,15 @@ const NVLS_TREE: [f64; 24] = [
     1.0, 1.0, 1.0, 1.0,
 ];
 
+/// The node network the Ring ramp was fitted on, GB/s: autoparallel's multi-node tables are NCCL 2.27.5's for
+/// "H100 + 8x400G" (`nccl_cost_model.py` L764-853; research note §10.3), 8 adapters x 50 GB/s x InfiniBand's 0.96.
+/// A ring's pipeline fills with a bandwidth-delay product's worth of data: on a slower network it fills with
+/// proportionally fewer bytes, so for the Simple protocol the table is read at `bytes x REF_NODE_GBS / the
+/// node's ring bandwidth` (never below the bytes themselves). Without it a 64 MiB bucket over one 25 GbE port per node ran at 60% of the
+/// link, where public runs show it near line rate (Horovod's 2017 RDMA table in `tests/data/steps/runs.json`);
+/// it changes no large-message point of the calibration and no held-out band of the curves.
+const REF_NODE_GBS: f64 = 8.0 * 50.0 * 0.96;
+
 /// `_RING_SYNC_OVERHEAD_PER_NODE`, µs per node.
 const RING_SYNC_US_PER_NODE: f64 = 4.7;
 /// The most nodes the sync overhead is read at (autoparallel's tables stop at 32).
@@ -59,10 +69,17 @@ pub fn ring_sync_us(comm: &Comm, a: Algo) -> f64 {
 }
 
 /// The factor on the bandwidth of `(a, p)` for `bytes` (nccl-tests' size); 1 where no correction applies.
-pub fn factor(comm: &Comm, c: Coll, a: Algo, _p: Proto, bytes: f64) -> f64 {
+pub fn factor(comm: &Comm, c: Coll, a: Algo, p: Proto, bytes: f64) -> f64 {
     let per_gpu = bytes / f64::from(comm.ranks.max(1));
     match a {
-        Algo::Ring if comm.nodes > 1 => read(&comm.ring_ramp, per_gpu),
+        Algo::Ring if comm.nodes > 1 => {
+            // Simple's bandwidth is the node's ring bandwidth, so its pipeline fills with it; LL and LL128 run at
+            // their own per-channel caps whatever the network, and keep the table as fitted (which also keeps
+            // more bandwidth from ever making their time longer).
+            let node = comm.ring.bw_inter * f64::from(comm.ring.channels);
+            let scale = if p == Proto::Simple && node > 0.0 { (REF_NODE_GBS / node).max(1.0) } else { 1.0 };
+            read(&comm.ring_ramp, per_gpu * scale)
+        }
         // On Blackwell x86 hosts NCCL corrects NVLSTree itself (`nvls_tree_corrected`): not twice.
         Algo::NvlsTree if nccl::nvls_tree_corrected(comm, c, a) => 1.0,
         Algo::NvlsTree | Algo::Nvls if c == Coll::AllReduce => read(&NVLS_TREE, per_gpu),
