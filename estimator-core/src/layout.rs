@@ -51,6 +51,11 @@ impl Layout {
         out
     }
 
+    /// Layers of the first (largest) pipeline stage of a model of `layers` layers.
+    pub fn stage_layers(&self, layers: u32) -> u32 {
+        layers.div_ceil(self.pp.max(1))
+    }
+
     /// Tokens in one micro-batch on one GPU.
     pub fn micro_batch_tokens(&self) -> f64 {
         f64::from(self.seq_len) * f64::from(self.micro_batch_size)
@@ -117,6 +122,12 @@ pub fn groups(l: &Layout, gpn: u32) -> Groups {
     Groups { tp, dp, shard, replica, ep, pp }
 }
 
+/// Whether an error is about the parallel layout (its degrees, shard group, micro-batches), which a sweep over node
+/// counts skips rather than fails on.
+pub fn is_layout_field(f: Field) -> bool {
+    matches!(f, Field::Tp | Field::Pp | Field::Ep | Field::ShardGroup | Field::MicroBatches)
+}
+
 fn layout_err(field: Field, why: String) -> ScenarioError {
     ScenarioError { field, reason: Reason::Layout { why } }
 }
@@ -152,9 +163,24 @@ pub fn resolve(
         return Err(layout_err(Field::Tp, format!("{tp} must divide the job's {gpus} GPUs")));
     }
     if (gpus / tp) % pp != 0 {
-        return Err(layout_err(Field::Pp, format!("tp x pp = {} must divide the job's {gpus} GPUs", tp * pp)));
+        let both = u64::from(tp) * u64::from(pp);
+        return Err(layout_err(Field::Pp, format!("tp x pp = {both} must divide the job's {gpus} GPUs")));
     }
     let dp = gpus / tp / pp;
+    // Tensor-parallel groups line up with nodes: a part of one node, or whole nodes.
+    if (tp < gpn && gpn % tp != 0) || (tp > gpn && tp % gpn != 0) {
+        return Err(layout_err(
+            Field::Tp,
+            format!("{tp} must divide the {gpn} GPUs of a node or be a multiple of them"),
+        ));
+    }
+    // Megatron-LM splits the key/value heads too (`num_query_groups` must divide by the TP size).
+    if shape.key != "generic" && shape.kv_heads % tp != 0 && tp <= shape.heads {
+        return Err(layout_err(
+            Field::Tp,
+            format!("{tp} must divide {}'s {} key/value heads", shape.name, shape.kv_heads),
+        ));
+    }
     if shape.key != "generic" && shape.heads % tp != 0 {
         return Err(layout_err(
             Field::Tp,
@@ -214,9 +240,36 @@ pub fn resolve(
     let seq_len = crate::scenario::count_in(Field::SeqLen, input.seq_len, 1, 10_000_000)?;
     let micro_batch_size = crate::scenario::count_in(Field::MicroBatchSize, input.micro_batch_size, 1, 1_000_000)?;
     let micro_batches = match input.micro_batches {
-        Some(m) => crate::scenario::count_in(Field::MicroBatches, m, 1, 1_000_000)?,
+        Some(m) => {
+            let m = crate::scenario::count_in(Field::MicroBatches, m, 1, 1_000_000)?;
+            if input.grad_accum_steps > 1 && i64::from(m) != input.grad_accum_steps {
+                return Err(layout_err(
+                    Field::MicroBatches,
+                    format!(
+                        "{m} differs from the {} gradient-accumulation steps; both count an optimizer step's \
+                         micro-batches: give one",
+                        input.grad_accum_steps
+                    ),
+                ));
+            }
+            m
+        }
         None => default_micro_batches(input, dp, seq_len, micro_batch_size),
     };
+    if pp > 1 && micro_batches < pp {
+        warnings.push(format!(
+            "{pp} pipeline stages with {micro_batches} micro-batch(es) per step: the bubble is {}x the compute; \
+             more micro-batches (--micro-batches) shrink it",
+            crate::human::num(f64::from(pp - 1) / f64::from(micro_batches), 2)
+        ));
+    }
+    if input.sync == SyncStrategy::Hsdp && shard_group == 1 {
+        warnings.push(
+            "HSDP's shard group is one GPU (tensor parallelism fills the node): nothing is sharded and HSDP is \
+             DDP here; set the shard group (--shard-group) to a multiple of the node's data-parallel GPUs"
+                .to_string(),
+        );
+    }
     let layout = Layout {
         sync: input.sync,
         tp,

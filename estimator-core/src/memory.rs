@@ -45,7 +45,7 @@ pub fn shape_activation_bytes(s: &Scenario) -> f64 {
     let sbh = l.micro_batch_tokens() * f64::from(shape.hidden);
     let t = f64::from(l.tp);
     let full = sbh * ACTIVATION_BYTES_PER_LAYER / t;
-    let stage_layers = f64::from(shape.layers) / f64::from(l.pp);
+    let stage_layers = f64::from(l.stage_layers(shape.layers));
     let in_flight = f64::from(l.pp.min(l.micro_batches));
     let per_micro_batch = if l.activation_checkpointing {
         stage_layers * sbh * CHECKPOINTED_BYTES_PER_LAYER + full
@@ -97,10 +97,21 @@ pub struct MemoryFit {
     pub min_gpus_zero3: Option<u64>,
 }
 
+/// Model-state bytes one GPU keeps with the model split over `split` GPUs (tensor x pipeline), `sync` sharding
+/// over `shard` data-parallel GPUs, and the routed experts split over `ep` of them: an expert lives on `shard / ep`
+/// of the sharding GPUs only, so its states shard over those.
+fn states_per_gpu(s: &Scenario, sync: SyncStrategy, split: u32, shard: u32, ep: u32) -> f64 {
+    let shape = s.shape();
+    let split = f64::from(split.max(1));
+    let ep = ep.max(1);
+    let dense = (shape.params - shape.expert_params()) / split;
+    let experts = shape.expert_params() / (split * f64::from(ep));
+    dense * state_bytes_per_param(sync, shard) + experts * state_bytes_per_param(sync, (shard / ep).max(1))
+}
+
 /// Model states and activations per GPU against the GPU's memory.
 pub fn memory_fit(s: &Scenario) -> MemoryFit {
     let l = s.layout();
-    let local = local_params(s);
     let (act, activations_from) = if s.input().activation_bytes_per_gpu > 0.0 {
         (s.input().activation_bytes_per_gpu, ActivationSource::Given)
     } else if s.input().model.is_some() {
@@ -114,18 +125,21 @@ pub fn memory_fit(s: &Scenario) -> MemoryFit {
         SyncStrategy::Hsdp => l.shard_group,
         _ => l.dp,
     };
-    let here = local * state_bytes_per_param(sync, shard);
-    // On one node the model is split the same way when it fits there; the data-parallel ranks are the rest.
     let model_split = l.tp.saturating_mul(l.pp);
-    let node_dp = (s.gpus_per_node() / model_split.min(s.gpus_per_node())).max(1);
+    let here = states_per_gpu(s, sync, model_split, shard, l.ep);
+    // On one node the model is split at most over the node's GPUs; the data-parallel ranks are the rest.
+    let gpn = s.gpus_per_node();
+    let node_split = model_split.min(gpn);
+    let node_dp = (gpn / node_split).max(1);
+    let node_ep = l.ep.min(node_dp);
     let one_node_shard = match sync {
         SyncStrategy::Hsdp => l.shard_group.min(node_dp),
         _ => node_dp,
     };
-    let one_node = local * state_bytes_per_param(sync, one_node_shard);
-    let one_node_zero3 = local * state_bytes_per_param(SyncStrategy::Zero3, node_dp);
+    let one_node = states_per_gpu(s, sync, node_split, one_node_shard, node_ep);
+    let one_node_zero3 = states_per_gpu(s, SyncStrategy::Zero3, node_split, node_dp, node_ep);
     let free = mem - act;
-    let states = local * MODEL_STATE_BYTES_PER_PARAM;
+    let states = local_params(s) * MODEL_STATE_BYTES_PER_PARAM;
     let min_gpus_zero3 =
         (free > 0.0).then(|| ((states / free).ceil() * f64::from(model_split)).clamp(1.0, 1e15) as u64);
     MemoryFit {

@@ -1,7 +1,7 @@
 //! What of the step's traffic the frameworks' schedule hides behind compute, and what it leaves exposed. The rules
 //! and where they are written (PyTorch v2.11.0, megatron-core 0.16.1, DeepSpeed v0.19.8):
 //!
-//! - DDP (and ZeRO-1/2's gradient reduce-scatter): buckets are laid out in reverse parameter order
+//! - DDP (and ZeRO-1/2's gradient reduce-scatter, ZeRO-2's on every micro-batch): buckets are laid out in reverse parameter order
 //!   (`torch/nn/parallel/distributed.py` L1252-1258), a bucket's all-reduce starts as soon as its gradients are
 //!   ready, in bucket order, behind the rest of the backward (`reducer.cpp` `mark_variable_ready`,
 //!   `mark_bucket_ready`), and the backward returns only when all are done (`finalize_backward`); with gradient
@@ -107,11 +107,13 @@ pub fn schedule(s: &Scenario, rows: &mut [Traffic], compute: Seconds, forward_sh
     let backward = micro - forward;
     let find = |rows: &[Traffic], k: Kind| rows.iter().position(|r| r.kind == k);
 
-    // DDP and ZeRO-1/2 buckets behind the last micro-batch's backward.
+    // DDP and ZeRO-1 buckets behind the last micro-batch's backward; ZeRO-2's behind every micro-batch's.
     for kind in [Kind::GradientAllReduce, Kind::GradientReduceScatter] {
         if let Some(i) = find(rows, kind) {
             let r = &rows[i];
-            let exposed = buckets_exposed(backward, r.calls, r.call_s().as_secs(), r.last_call_s().as_secs());
+            let per_step = if l.sync == crate::scenario::SyncStrategy::Zero2 { m } else { 1.0 };
+            let calls = (r.calls as f64 / per_step).round().max(1.0) as u64;
+            let exposed = per_step * buckets_exposed(backward, calls, r.call_s().as_secs(), r.last_call_s().as_secs());
             rows[i].exposed_s = Seconds::new(exposed.min(r.time_s.as_secs()));
         }
     }

@@ -4,9 +4,10 @@ use serde::Serialize;
 
 use crate::collective::{self, Bottleneck};
 use crate::layout::Layout;
+use crate::layout::groups;
 use crate::scenario::{ComputeInput, Scenario};
 use crate::schedule::{OverlapSource, schedule};
-use crate::traffic::{Kind, Tier, Traffic, traffic};
+use crate::traffic::{Traffic, group_scenario, local_params, traffic};
 use crate::units::{Bytes, GbytePerSec, Seconds};
 
 /// FLOPs per parameter per token for a forward and backward pass (Kaplan et al. 2020, "Scaling Laws for Neural
@@ -82,11 +83,10 @@ pub struct StepEstimate {
     pub link_efficiency: f64,
     /// Latency paid by each bucket's collective (NCCL's, for the pair it picks at the bucket size).
     pub latency_per_collective_s: Seconds,
-    /// Gradient buckets per step (each pays the latency); ZeRO-3/HSDP: the units reduce-scattered per
-    /// micro-batch.
+    /// DDP's gradient buckets of one GPU's gradients (each pays the latency), whatever the layout.
     pub buckets: u64,
-    /// One full bucket's synchronisation (the last may be smaller): its time. The all-reduce under DDP, the
-    /// reduce-scatter under ZeRO.
+    /// The all-reduce of one full bucket over the data-parallel group, as NCCL runs it: its time. (What the
+    /// layout itself sends, bucket by bucket or unit by unit, is in `traffic`.)
     pub bucket_allreduce_s: Seconds,
     /// The bus bandwidth nccl-tests would print at the bucket size, GB/s: below `busbw_gbs` where latency and
     /// mid-size effects matter.
@@ -117,7 +117,7 @@ pub struct StepEstimate {
     pub overlap: f64,
     /// Where the hidden share comes from: the frameworks' `schedule`, or the user's `overlap` (`set`).
     pub overlap_source: OverlapSource,
-    /// Bytes each GPU sends over the network per step, all kinds.
+    /// Bytes per GPU that cross the node's adapters per step, all kinds (`traffic[].network_bytes_per_gpu`).
     pub network_bytes_per_gpu: Bytes,
     /// Every kind of traffic of the step.
     pub traffic: Vec<Traffic>,
@@ -198,6 +198,31 @@ impl Serialize for LayoutUsed {
     }
 }
 
+/// DDP's buckets on this GPU's gradients: their count and one full bucket's all-reduce over the data-parallel
+/// group (time, bus bandwidth, latency, NCCL's algorithm and protocol); a set ring factor scales its bytes as it
+/// scales the lower bound.
+fn bucket_figures(s: &Scenario) -> (u64, Seconds, f64, Seconds, &'static str, &'static str) {
+    let group = groups(s.layout(), s.gpus_per_node()).dp;
+    let grads = local_params(s) * s.input().dtype.bytes();
+    if group.ranks <= 1 || grads <= 0.0 {
+        return (0, Seconds::ZERO, 0.0, Seconds::ZERO, "none", "none");
+    }
+    let bucket = s.input().bucket_bytes.min(grads);
+    let mut t = collective::timing(&group_scenario(s, group), collective::Op::AllReduce, Bytes::new(bucket));
+    if let Some(r) = s.input().ring_factor {
+        t.transfer_us *= r / collective::nccl_busbw_factor(group.ranks);
+    }
+    let time = Seconds::from_micros(t.time_us());
+    let busbw = if time.as_secs() > 0.0 {
+        bucket / 1e9 / time.as_secs() * collective::nccl_busbw_factor(group.ranks)
+    } else {
+        0.0
+    };
+    // At most 1 PB / 1 KiB buckets: the cast is exact.
+    let count = (grads / bucket).ceil().max(1.0) as u64;
+    (count, time, busbw, Seconds::from_micros(t.latency_us), t.algorithm, t.protocol)
+}
+
 /// Estimates one optimizer step.
 pub fn estimate_step(s: &Scenario) -> StepEstimate {
     let r = collective::ring_factor(s);
@@ -215,28 +240,9 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
     let mut rows = traffic(s);
     let o = schedule(s, &mut rows, compute, forward_share(s));
 
-    // The gradient synchronisation's row describes the buckets (DDP, ZeRO-1/2) or units (ZeRO-3, HSDP).
-    let sync = rows
-        .iter()
-        .find(|t| matches!(t.kind, Kind::GradientAllReduce | Kind::GradientReduceScatter | Kind::FsdpReduceScatter));
-    let (buckets, bucket_time, bucket_busbw, latency, algorithm, protocol) = match sync {
-        Some(t) => {
-            let time = t.call_s();
-            let busbw = if time.as_secs() > 0.0 {
-                t.message_bytes.as_gb() / time.as_secs() * t.op.busbw_factor(t.ranks)
-            } else {
-                0.0
-            };
-            let per_step = if t.kind == Kind::FsdpReduceScatter {
-                t.calls / u64::from(s.layout().micro_batches.max(1))
-            } else {
-                t.calls
-            };
-            (per_step, time, busbw, Seconds::from_micros(t.call.latency_us), t.algorithm, t.protocol)
-        }
-        None => (0, Seconds::ZERO, 0.0, Seconds::ZERO, "none", "none"),
-    };
-
+    // The bucket keys keep their meaning whatever the layout: one full bucket of this GPU's gradients all-reduced
+    // over its data-parallel group, as DDP runs it (the traffic rows have what the layout itself sends).
+    let (buckets, bucket_time, bucket_busbw, latency, algorithm, protocol) = bucket_figures(s);
     let exposed = o.exposed;
     let step = compute + exposed + o.bubble;
     let (scaling_efficiency, exposed_share) = if step.as_secs() > 0.0 {
@@ -276,9 +282,7 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
         tokens_per_s,
         overlap: o.share(),
         overlap_source: o.source,
-        network_bytes_per_gpu: Bytes::new(
-            rows.iter().filter(|t| t.tier == Tier::Network).map(|t| t.bytes_per_gpu.get()).sum(),
-        ),
+        network_bytes_per_gpu: Bytes::new(rows.iter().map(|t| t.network_bytes_per_gpu.get()).sum()),
         traffic: rows,
         layout: LayoutUsed { model: s.shape().key, layout: *s.layout() },
     }

@@ -84,20 +84,25 @@ fn point(x: f64, s: &Scenario) -> SweepPoint {
 }
 
 /// Step time against the number of nodes (everything else as in `s`). A node count the model rejects is an error
-/// naming `nodes`. Going from one node to several needs adapters: a one-node scenario with none gets one.
+/// naming `nodes`; one where the scenario's parallel layout does not fit (tensor x pipeline parallelism over more
+/// GPUs than the nodes have, a shard group that does not divide them) is left out. Going from one node to several
+/// needs adapters: a one-node scenario with none gets one.
 pub fn sweep_nodes(s: &Scenario, nodes: &[u32]) -> Result<Vec<SweepPoint>, ScenarioError> {
-    nodes
-        .iter()
-        .map(|&n| {
-            let v = s.with(|i| {
-                i.nodes = i64::from(n);
-                if n > 1 && i.adapters_per_node < 1 {
-                    i.adapters_per_node = 1;
-                }
-            })?;
-            Ok(point(f64::from(n), &v))
-        })
-        .collect()
+    let mut points = Vec::with_capacity(nodes.len());
+    for &n in nodes {
+        let v = s.with(|i| {
+            i.nodes = i64::from(n);
+            if n > 1 && i.adapters_per_node < 1 {
+                i.adapters_per_node = 1;
+            }
+        });
+        match v {
+            Ok(v) => points.push(point(f64::from(n), &v)),
+            Err(e) if crate::layout::is_layout_field(e.field) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(points)
 }
 
 /// Step time against the line rate per adapter, Gb/s.
@@ -131,6 +136,10 @@ mod tests {
         let pts = sweep_nodes(&s, &[1, 2, 4, 8]).expect("valid nodes");
         assert_eq!(pts.iter().map(|p| p.x).collect::<Vec<_>>(), [1.0, 2.0, 4.0, 8.0]);
         assert!(sweep_nodes(&s, &[0]).is_err());
+        // Tensor parallelism over 16 GPUs does not fit one node of 8: that point is left out, not an error.
+        let tp = s.with(|i| i.tp = 16).expect("valid on 2 nodes");
+        let pts = sweep_nodes(&tp, &[1, 2, 4]).expect("the layout fits 2 and 4 nodes");
+        assert_eq!(pts.iter().map(|p| p.x).collect::<Vec<_>>(), [2.0, 4.0]);
         let rates = sweep_line_rate(&s, &[25.0, 100.0, 400.0]).expect("valid rates");
         assert!(rates.windows(2).all(|w| w[1].step_s <= w[0].step_s));
     }

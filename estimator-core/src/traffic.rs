@@ -107,8 +107,12 @@ pub struct Traffic {
     pub ranks: u32,
     /// Calls per optimizer step.
     pub calls: u64,
-    /// Bytes each GPU sends per optimizer step (nccl-tests' algorithm bytes for the op, all calls).
+    /// Bytes each GPU sends per optimizer step (nccl-tests' algorithm bytes for the op, all calls), over any link.
     pub bytes_per_gpu: Bytes,
+    /// Of those, the bytes that cross the node's adapters, per GPU of the node: a ring enters and leaves each node
+    /// once, so its node carries one rank's bytes for its `per_node` ranks; an all-to-all sends `(n - g)/n` of
+    /// each rank's data off the node. 0 inside a node.
+    pub network_bytes_per_gpu: Bytes,
     /// nccl-tests' size of one call.
     pub message_bytes: Bytes,
     /// All calls of the step, one after another.
@@ -187,6 +191,12 @@ struct Builder<'a> {
 impl Builder<'_> {
     /// Adds `calls` calls of `op` over `group`, `bytes` each, and when `last` differs a last call of that size.
     fn add(&mut self, kind: Kind, op: Op, group: Group, calls: f64, bytes: f64, last: Option<f64>) {
+        self.add_times(kind, op, group, (calls, bytes, last), 1.0);
+    }
+
+    /// [`Builder::add`] of one pass of buckets `(calls, bytes, last)`, repeated `times` times in a step.
+    fn add_times(&mut self, kind: Kind, op: Op, group: Group, pass: (f64, f64, Option<f64>), times: f64) {
+        let (calls, bytes, last) = pass;
         if group.ranks <= 1 || calls < 1.0 || bytes <= 0.0 {
             return;
         }
@@ -207,15 +217,24 @@ impl Builder<'_> {
             Some(b) if b > 0.0 && b < bytes => time(b),
             _ => call,
         };
-        let total_bytes = bytes * (calls - 1.0) + last.filter(|b| *b > 0.0 && *b < bytes).unwrap_or(bytes);
-        let time = call.time_us() * (calls - 1.0) + last_call.time_us();
+        let total_bytes = times * (bytes * (calls - 1.0) + last.filter(|b| *b > 0.0 && *b < bytes).unwrap_or(bytes));
+        let sent = total_bytes * op.busbw_factor(group.ranks);
+        let n = f64::from(group.ranks);
+        let g = f64::from(group.per_node);
+        let network = match (group.crosses_nodes(), op) {
+            (false, _) => 0.0,
+            (true, Op::AllToAll) => sent * (n - g) / (n - 1.0).max(1.0),
+            (true, _) => sent / g.max(1.0),
+        };
+        let time = times * (call.time_us() * (calls - 1.0) + last_call.time_us());
         self.rows.push(Traffic {
             kind,
             op,
             tier: Tier::of(group),
             ranks: group.ranks,
-            calls: calls as u64,
-            bytes_per_gpu: Bytes::new(total_bytes * op.busbw_factor(group.ranks)),
+            calls: (calls * times) as u64,
+            bytes_per_gpu: Bytes::new(sent),
+            network_bytes_per_gpu: Bytes::new(network),
             message_bytes: Bytes::new(bytes),
             time_s: Seconds::from_micros(time),
             exposed_s: Seconds::ZERO,
@@ -243,7 +262,7 @@ pub fn traffic(s: &Scenario) -> Vec<Traffic> {
     let g = groups(l, s.gpus_per_node());
     let mut b = Builder { s, groups: g, rows: Vec::new() };
     let m = f64::from(l.micro_batches);
-    let layers_per_stage = f64::from(shape.layers.div_ceil(l.pp));
+    let layers_per_stage = f64::from(l.stage_layers(shape.layers));
     let grads = local_params(s) * elem;
 
     match l.sync {
@@ -252,8 +271,12 @@ pub fn traffic(s: &Scenario) -> Vec<Traffic> {
             b.add(Kind::GradientAllReduce, Op::AllReduce, b.groups.dp, calls, bucket, last);
         }
         SyncStrategy::Zero1 | SyncStrategy::Zero2 => {
-            let (calls, bucket, last) = Builder::buckets(grads, s.input().bucket_bytes);
-            b.add(Kind::GradientReduceScatter, Op::ReduceScatter, b.groups.dp, calls, bucket, last);
+            // ZeRO-2 keeps only its shard of the gradients, so it reduces them on every micro-batch (DeepSpeed
+            // v0.19.8 `engine.py` `allreduce_gradients`: "ZeRO stage >= 2 communicates during non gradient
+            // accumulation boundaries as well"); ZeRO-1 once per step, as DDP.
+            let pass = Builder::buckets(grads, s.input().bucket_bytes);
+            let times = if l.sync == SyncStrategy::Zero2 { m } else { 1.0 };
+            b.add_times(Kind::GradientReduceScatter, Op::ReduceScatter, b.groups.dp, pass, times);
             let (calls, bucket, last) = Builder::buckets(grads, ZERO_ALLGATHER_BUCKET_ELEMENTS * elem);
             b.add(Kind::ParameterAllGather, Op::AllGather, b.groups.dp, calls, bucket, last);
         }

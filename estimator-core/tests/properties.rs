@@ -34,12 +34,13 @@ fn scenario() -> impl Strategy<Value = ScenarioInput> {
             let dp = nodes * gpn / tp / pp;
             // Expert parallel over 2 ranks when the model has experts and the data-parallel ranks pair up.
             let ep = if moe && f.2 && dp % 2 == 0 { 2 } else { 1 };
-            let tp =
-                if model.as_deref().and_then(estimator_core::shape::lookup).is_some_and(|s| s.heads % tp as u32 != 0) {
-                    1
-                } else {
-                    tp
-                };
+            let heads_split =
+                |s: &estimator_core::shape::ModelShape| s.heads % tp as u32 == 0 && s.kv_heads % tp as u32 == 0;
+            let tp = if model.as_deref().and_then(estimator_core::shape::lookup).is_some_and(|s| !heads_split(s)) {
+                1
+            } else {
+                tp
+            };
             ScenarioInput {
                 params: w.0,
                 dtype: w.1,
@@ -48,7 +49,8 @@ fn scenario() -> impl Strategy<Value = ScenarioInput> {
                 pp,
                 ep,
                 model,
-                micro_batches: l.2,
+                // Micro-batches and accumulation steps count the same thing: one of them.
+                micro_batches: if w.3 > 1 { None } else { l.2 },
                 activation_checkpointing: f.0,
                 tp_overlap: f.1,
                 grad_accum_steps: w.3,

@@ -117,7 +117,10 @@ fn slow_links_cost_more_than_fast_ones() {
     let slow = json(&[&base[..], &["--link-gbps", "25"]].concat());
     let fast = json(&[&base[..], &["--link-gbps", "400"]].concat());
     assert!(f(&slow, "/step_s") > f(&fast, "/step_s"));
-    assert!(f(&slow, "/comm_s") > 10.0 * f(&fast, "/comm_s"));
+    // 16x the line rate: a 25 MiB bucket fills 25 Gb/s links (75% of their ceiling) but not 400 Gb/s ones (41%),
+    // whose pipelines need more bytes in flight, so the communication is 8-9x, not 16x, cheaper.
+    assert!(f(&slow, "/comm_s") > 6.0 * f(&fast, "/comm_s"));
+    assert!(f(&slow, "/bucket_busbw_gbs") < f(&fast, "/bucket_busbw_gbs") / 6.0);
 }
 
 #[test]

@@ -421,7 +421,7 @@ const PARALLELISM: [Spec; 9] = [
     text(FormField::Tp, "Tensor parallel", "", None),
     text(FormField::Pp, "Pipeline stages", "", None),
     text(FormField::Ep, "Expert parallel", "", None),
-    text(FormField::MicroBatches, "Micro-batches (empty: from tokens)", "", None),
+    text(FormField::MicroBatches, "Micro-batches (empty: the model's)", "", None),
     text(FormField::SeqLen, "Sequence length", "tokens", None),
     text(FormField::MicroBatchSize, "Micro-batch size", "seqs", None),
     Spec { field: FormField::Checkpointing, label: "Activation checkpointing", kind: Kind::Check, only: None },

@@ -94,7 +94,8 @@ pub fn node_sweep(s: &Scenario) -> Vec<SweepPoint> {
         nodes.push(s.nodes());
         nodes.sort_unstable();
     }
-    // Every count here is within the model's limits, so the sweep cannot fail; an empty line is the fallback.
+    // Every count here is within the model's limits, so the sweep cannot fail (counts the layout does not fit are
+    // left out of the line); an empty line is the fallback.
     sweep_nodes(s, &nodes).unwrap_or_default()
 }
 

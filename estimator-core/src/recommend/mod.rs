@@ -147,7 +147,7 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
     } else if mem.fits_one_node_zero3 {
         reasons.push(format!(
             "With {} on one node every GPU holds {} of model states, more than the {cap} each {} has; sharded \
-             with ZeRO-3/FSDP over the node's {gpn} GPUs it needs {} per GPU and fits on one node.",
+             with ZeRO-3/FSDP over the node's data-parallel GPUs it needs {} per GPU and fits on one node.",
             s.input().sync.label(),
             gib(mem.one_node_bytes_per_gpu),
             gpu.name,
@@ -156,7 +156,7 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         RecommendationKind::SingleNode
     } else if let Some(min_gpus) = mem.min_gpus_zero3 {
         reasons.push(format!(
-            "One node is not enough: even sharded with ZeRO-3/FSDP over {gpn} GPUs the model states need {} per \
+            "One node is not enough: even sharded with ZeRO-3/FSDP over one node the model states need {} per \
              GPU, more than the {cap} each {} has. It takes at least {min_gpus} GPUs, {} nodes of {gpn}.",
             gib(mem.one_node_zero3_bytes_per_gpu),
             gpu.name,

@@ -36,7 +36,7 @@ pub struct Run {
     pub measured_step_s: f64,
     /// The same per-GPU work on one node (or one GPU), seconds: the compute given to the model.
     pub baseline_step_s: f64,
-    /// Model constants set from this run (none: every run is held out).
+    /// Model constants set from this run (empty: held out).
     #[serde(default)]
     pub fitted: Vec<String>,
 }
@@ -166,7 +166,7 @@ pub fn markdown(replays: &[StepReplay]) -> String {
     let show = |s: Option<Spread>| s.map_or_else(|| "none".to_string(), |s| s.to_string());
     let _ = writeln!(
         t,
-        "\n{} runs, {fitted} of them used to set a constant (every run is held out). Step |error|: model {}, \
+        "\n{} runs, {fitted} of them used to set a constant. Step |error|: model {}, \
          seed {}. Added time |error|, on the {scored} runs whose added time is above noise ({}% of the compute): \
          model {}, seed {}.",
         replays.len(),

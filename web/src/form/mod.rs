@@ -5,11 +5,15 @@
 //! ([`Scenario::new`]); only percentages are checked here, because the form shows them in percent.
 
 use estimator_core::quantity::parse_count;
-use estimator_core::{ComputeInput, Fabric, Field, GradDtype, Scenario, ScenarioInput, SyncStrategy};
+use estimator_core::{ComputeInput, Fabric, GradDtype, Scenario, ScenarioInput, SyncStrategy};
 
 use estimator_core::human;
 
 pub use crate::presets::{PRESETS, Preset};
+
+mod field;
+
+pub use field::FormField;
 
 /// Longest text a field keeps (longer pastes are cut): no real value needs more, and the parser stays cheap.
 pub const MAX_TEXT: usize = 64;
@@ -21,138 +25,6 @@ pub enum ComputeMode {
     Tokens,
     /// A given time per step.
     Given,
-}
-
-/// Each input of the form. The key names the field in the URL (`a.link=25`) and in element ids (`a-link`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
-pub enum FormField {
-    Params,
-    Dtype,
-    Sync,
-    Gpu,
-    GpusPerNode,
-    Nodes,
-    Adapters,
-    Link,
-    Fabric,
-    Gdr,
-    Overlap,
-    Compute,
-    ComputeMs,
-    Tokens,
-    Mfu,
-    Accum,
-    Efficiency,
-    Latency,
-    Busbw,
-    Model,
-    Tp,
-    Pp,
-    Ep,
-    MicroBatches,
-    SeqLen,
-    MicroBatchSize,
-    Checkpointing,
-}
-
-impl FormField {
-    /// Every field, in form order.
-    pub const ALL: [FormField; 27] = [
-        FormField::Params,
-        FormField::Dtype,
-        FormField::Sync,
-        FormField::Gpu,
-        FormField::GpusPerNode,
-        FormField::Nodes,
-        FormField::Adapters,
-        FormField::Link,
-        FormField::Fabric,
-        FormField::Gdr,
-        FormField::Overlap,
-        FormField::Compute,
-        FormField::ComputeMs,
-        FormField::Tokens,
-        FormField::Mfu,
-        FormField::Accum,
-        FormField::Efficiency,
-        FormField::Latency,
-        FormField::Busbw,
-        FormField::Model,
-        FormField::Tp,
-        FormField::Pp,
-        FormField::Ep,
-        FormField::MicroBatches,
-        FormField::SeqLen,
-        FormField::MicroBatchSize,
-        FormField::Checkpointing,
-    ];
-
-    /// The URL key and id suffix.
-    pub fn key(self) -> &'static str {
-        match self {
-            FormField::Params => "params",
-            FormField::Dtype => "dtype",
-            FormField::Sync => "sync",
-            FormField::Gpu => "gpu",
-            FormField::GpusPerNode => "gpus",
-            FormField::Nodes => "nodes",
-            FormField::Adapters => "adapters",
-            FormField::Link => "link",
-            FormField::Fabric => "fabric",
-            FormField::Gdr => "gdr",
-            FormField::Overlap => "overlap",
-            FormField::Compute => "compute",
-            FormField::ComputeMs => "compute_ms",
-            FormField::Tokens => "tokens",
-            FormField::Mfu => "mfu",
-            FormField::Accum => "accum",
-            FormField::Efficiency => "efficiency",
-            FormField::Latency => "latency_us",
-            FormField::Busbw => "busbw",
-            FormField::Model => "model",
-            FormField::Tp => "tp",
-            FormField::Pp => "pp",
-            FormField::Ep => "ep",
-            FormField::MicroBatches => "micro_batches",
-            FormField::SeqLen => "seq_len",
-            FormField::MicroBatchSize => "mbs",
-            FormField::Checkpointing => "ckpt",
-        }
-    }
-
-    /// The field of the model's error.
-    pub fn from_model(field: Field) -> Option<FormField> {
-        Some(match field {
-            Field::Params => FormField::Params,
-            Field::GradAccumSteps => FormField::Accum,
-            Field::ComputeMs => FormField::ComputeMs,
-            Field::TokensPerStep => FormField::Tokens,
-            Field::Mfu => FormField::Mfu,
-            Field::Nodes => FormField::Nodes,
-            Field::GpusPerNode => FormField::GpusPerNode,
-            Field::AdaptersPerNode => FormField::Adapters,
-            Field::LinkGbps => FormField::Link,
-            Field::Overlap => FormField::Overlap,
-            Field::LinkEfficiency => FormField::Efficiency,
-            Field::LatencyUs => FormField::Latency,
-            Field::MeasuredBusbwGbs => FormField::Busbw,
-            Field::Model => FormField::Model,
-            Field::Tp => FormField::Tp,
-            Field::Pp => FormField::Pp,
-            Field::Ep => FormField::Ep,
-            Field::MicroBatches => FormField::MicroBatches,
-            Field::SeqLen => FormField::SeqLen,
-            Field::MicroBatchSize => FormField::MicroBatchSize,
-            // Not on the form.
-            Field::BucketBytes
-            | Field::ActivationBytesPerGpu
-            | Field::RingFactor
-            | Field::TargetExposedShare
-            | Field::ShardGroup
-            | Field::Bytes => return None,
-        })
-    }
 }
 
 /// A value the form could not use, and why, in words for the field's error line.

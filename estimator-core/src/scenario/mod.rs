@@ -3,8 +3,6 @@
 //! [`ScenarioInput`] is plain data (what a form, a URL or CLI flags hold); [`Scenario::new`] checks every value once
 //! and resolves the GPU, so the model functions that take a [`Scenario`] are total: no panic, no NaN, no infinity.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 use crate::catalog::{self, GpuSpec, IntraNodeBandwidth, IntraNodeLink, Lookup};
@@ -12,6 +10,12 @@ use crate::fabric::Fabric;
 use crate::layout::{self, Layout};
 use crate::shape::ModelShape;
 use crate::units::{Bytes, GbitPerSec, Seconds};
+
+mod error;
+
+pub use error::{Field, Reason, ScenarioError, Shown, limits};
+use error::{count, err};
+pub(crate) use error::{count_in, range};
 
 /// Element type of the gradients that are synchronised.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -325,251 +329,6 @@ impl Default for ScenarioInput {
     }
 }
 
-/// The input field an error is about, named as its JSON key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[allow(missing_docs)]
-pub enum Field {
-    Params,
-    GradAccumSteps,
-    BucketBytes,
-    ComputeMs,
-    TokensPerStep,
-    Mfu,
-    ActivationBytesPerGpu,
-    Nodes,
-    GpusPerNode,
-    AdaptersPerNode,
-    LinkGbps,
-    Overlap,
-    LinkEfficiency,
-    LatencyUs,
-    RingFactor,
-    MeasuredBusbwGbs,
-    TargetExposedShare,
-    /// The message size of a single all-reduce (`collective::message_bytes`).
-    Bytes,
-    Model,
-    Tp,
-    Pp,
-    Ep,
-    MicroBatches,
-    SeqLen,
-    MicroBatchSize,
-    ShardGroup,
-}
-
-impl Field {
-    /// Every field, in declaration order (a test holds it complete).
-    pub const ALL: [Field; 26] = [
-        Field::Params,
-        Field::GradAccumSteps,
-        Field::BucketBytes,
-        Field::ComputeMs,
-        Field::TokensPerStep,
-        Field::Mfu,
-        Field::ActivationBytesPerGpu,
-        Field::Nodes,
-        Field::GpusPerNode,
-        Field::AdaptersPerNode,
-        Field::LinkGbps,
-        Field::Overlap,
-        Field::LinkEfficiency,
-        Field::LatencyUs,
-        Field::RingFactor,
-        Field::MeasuredBusbwGbs,
-        Field::TargetExposedShare,
-        Field::Bytes,
-        Field::Model,
-        Field::Tp,
-        Field::Pp,
-        Field::Ep,
-        Field::MicroBatches,
-        Field::SeqLen,
-        Field::MicroBatchSize,
-        Field::ShardGroup,
-    ];
-
-    /// The JSON key (and, with `-` for `_`, the CLI flag).
-    pub fn key(self) -> &'static str {
-        match self {
-            Field::Params => "params",
-            Field::GradAccumSteps => "grad_accum_steps",
-            Field::BucketBytes => "bucket_bytes",
-            Field::ComputeMs => "compute_ms",
-            Field::TokensPerStep => "tokens_per_step",
-            Field::Mfu => "mfu",
-            Field::ActivationBytesPerGpu => "activation_bytes_per_gpu",
-            Field::Nodes => "nodes",
-            Field::GpusPerNode => "gpus_per_node",
-            Field::AdaptersPerNode => "adapters_per_node",
-            Field::LinkGbps => "link_gbps",
-            Field::Overlap => "overlap",
-            Field::LinkEfficiency => "link_efficiency",
-            Field::LatencyUs => "latency_us",
-            Field::RingFactor => "ring_factor",
-            Field::MeasuredBusbwGbs => "measured_busbw_gbs",
-            Field::TargetExposedShare => "target_exposed_share",
-            Field::Bytes => "bytes",
-            Field::Model => "model",
-            Field::Tp => "tp",
-            Field::Pp => "pp",
-            Field::Ep => "ep",
-            Field::MicroBatches => "micro_batches",
-            Field::SeqLen => "seq_len",
-            Field::MicroBatchSize => "micro_batch_size",
-            Field::ShardGroup => "shard_group",
-        }
-    }
-}
-
-impl fmt::Display for Field {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.key())
-    }
-}
-
-/// A number shown in an error message: plain for ordinary magnitudes, scientific for huge or tiny ones.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-#[serde(transparent)]
-pub struct Shown(pub f64);
-
-impl fmt::Display for Shown {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::human::sig(self.0, 6))
-    }
-}
-
-/// Why a value was rejected.
-#[derive(Clone, Debug, PartialEq, Serialize, thiserror::Error)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Reason {
-    /// NaN or an infinity.
-    #[error("must be a finite number (got {got})")]
-    NotFinite {
-        /// The value.
-        got: Shown,
-    },
-    /// Below the allowed range.
-    #[error("must be at least {min}{unit} (got {got})")]
-    TooSmall {
-        /// Smallest allowed.
-        min: Shown,
-        /// The value.
-        got: Shown,
-        /// Unit suffix for the message.
-        unit: &'static str,
-    },
-    /// Above the allowed range; what counts as absurd.
-    #[error("must be at most {max}{unit} (got {got})")]
-    TooLarge {
-        /// Largest allowed.
-        max: Shown,
-        /// The value.
-        got: Shown,
-        /// Unit suffix for the message.
-        unit: &'static str,
-    },
-    /// A multi-node job needs a network.
-    #[error("must be at least 1 when nodes > 1 (a multi-node job needs a network adapter)")]
-    NeedsAdapters,
-    /// A name the catalog does not have.
-    #[error("unknown {what} '{got}' (known: {known})")]
-    Unknown {
-        /// What was looked up.
-        what: &'static str,
-        /// The name given.
-        got: String,
-        /// The names the catalog has.
-        known: String,
-    },
-    /// A parallel degree that does not fit the job.
-    #[error("{why}")]
-    Layout {
-        /// Why, with the numbers.
-        why: String,
-    },
-}
-
-/// A rejected input: which field and why.
-#[derive(Clone, Debug, PartialEq, Serialize, thiserror::Error)]
-#[error("{field}: {reason}")]
-pub struct ScenarioError {
-    /// The field.
-    pub field: Field,
-    /// The reason.
-    pub reason: Reason,
-}
-
-/// The accepted ranges. Upper limits reject values that are certainly typos (1e20 parameters, a 10 Tb/s adapter)
-/// while leaving room for the largest real systems.
-pub mod limits {
-    /// 100 trillion parameters.
-    pub const MAX_PARAMS: f64 = 1e14;
-    /// Nodes in one job.
-    pub const MAX_NODES: i64 = 100_000;
-    /// GPUs in one node (72 for a GB200 NVL72 rack treated as one NVLink node).
-    pub const MAX_GPUS_PER_NODE: i64 = 72;
-    /// Adapters in one node.
-    pub const MAX_ADAPTERS_PER_NODE: i64 = 64;
-    /// Slowest adapter, Gb/s (10 Mb/s).
-    pub const MIN_LINK_GBPS: f64 = 0.01;
-    /// Fastest adapter, Gb/s (1.6 Tb/s adapters exist in 2026; twice that is allowed).
-    pub const MAX_LINK_GBPS: f64 = 3200.0;
-    /// Smallest efficiency or MFU.
-    pub const MIN_FRACTION: f64 = 0.001;
-    /// Largest per-collective latency, microseconds (one second).
-    pub const MAX_LATENCY_US: f64 = 1e6;
-    /// Largest accumulation count.
-    pub const MAX_GRAD_ACCUM: i64 = 1_000_000;
-    /// Smallest bucket (1 KiB) and largest (1 TiB).
-    pub const MIN_BUCKET_BYTES: f64 = 1024.0;
-    /// Largest bucket.
-    pub const MAX_BUCKET_BYTES: f64 = 1024.0 * 1024.0 * 1024.0 * 1024.0;
-    /// Largest compute time, milliseconds (one day).
-    pub const MAX_COMPUTE_MS: f64 = 86_400_000.0;
-    /// Largest tokens per step.
-    pub const MAX_TOKENS_PER_STEP: f64 = 1e12;
-    /// Largest activation memory per GPU, bytes (1 PB).
-    pub const MAX_ACTIVATION_BYTES: f64 = 1e15;
-    /// Largest single all-reduce message, bytes (1 PB).
-    pub const MAX_MESSAGE_BYTES: f64 = 1e15;
-}
-
-fn err(field: Field, reason: Reason) -> ScenarioError {
-    ScenarioError { field, reason }
-}
-
-/// Checks `min <= v <= max` for a float (and that it is finite).
-pub(crate) fn range(field: Field, v: f64, min: f64, max: f64, unit: &'static str) -> Result<f64, ScenarioError> {
-    if !v.is_finite() {
-        return Err(err(field, Reason::NotFinite { got: Shown(v) }));
-    }
-    if v < min {
-        return Err(err(field, Reason::TooSmall { min: Shown(min), got: Shown(v), unit }));
-    }
-    if v > max {
-        return Err(err(field, Reason::TooLarge { max: Shown(max), got: Shown(v), unit }));
-    }
-    Ok(v)
-}
-
-/// Checks `min <= v <= max` for a count.
-pub(crate) fn count_in(field: Field, v: i64, min: i64, max: i64) -> Result<u32, ScenarioError> {
-    count(field, v, min, max)
-}
-
-fn count(field: Field, v: i64, min: i64, max: i64) -> Result<u32, ScenarioError> {
-    if v < min {
-        return Err(err(field, Reason::TooSmall { min: Shown(min as f64), got: Shown(v as f64), unit: "" }));
-    }
-    if v > max {
-        return Err(err(field, Reason::TooLarge { max: Shown(max as f64), got: Shown(v as f64), unit: "" }));
-    }
-    // The range check above keeps v within u32.
-    Ok(u32::try_from(v).unwrap_or(u32::MAX))
-}
-
 /// A validated scenario. Build it with [`Scenario::new`]; derive variants with [`Scenario::with`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
@@ -596,6 +355,10 @@ impl Scenario {
 
     fn build(mut input: ScenarioInput, gpu_lookup: Lookup) -> Result<Scenario, ScenarioError> {
         use limits::*;
+        // A blank model name is no model.
+        if input.model.as_deref().is_some_and(|m| m.trim().is_empty()) {
+            input.model = None;
+        }
         let shape = layout::resolve_shape(&input)?;
         if input.model.is_some() {
             // A named model brings its own parameter count.
