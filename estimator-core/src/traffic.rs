@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::collective::{self, Op, Timing};
+use crate::collective::{self, Op};
 use crate::layout::{Group, Groups, Layout, groups};
 use crate::scenario::{Scenario, SyncStrategy};
 use crate::units::{Bytes, Seconds};
@@ -125,21 +125,24 @@ pub struct Traffic {
     pub protocol: &'static str,
     /// One call's time.
     #[serde(skip)]
-    pub call: Timing,
-    /// The last call's time when it is smaller (the rest of a bucketed total), else `call`'s.
+    pub call_s: Seconds,
+    /// The last call's time when it is smaller (the rest of a bucketed total), else `call_s`.
     #[serde(skip)]
-    pub last_call: Timing,
+    pub last_call_s: Seconds,
+    /// Whether one call's latency is more than its transfer: more calls would cost more whatever the bytes.
+    #[serde(skip)]
+    pub latency_bound: bool,
 }
 
 impl Traffic {
     /// One call's time.
     pub fn call_s(&self) -> Seconds {
-        Seconds::from_micros(self.call.time_us())
+        self.call_s
     }
 
     /// The last call's time.
     pub fn last_call_s(&self) -> Seconds {
-        Seconds::from_micros(self.last_call.time_us())
+        self.last_call_s
     }
 }
 
@@ -240,8 +243,9 @@ impl Builder<'_> {
             exposed_s: Seconds::ZERO,
             algorithm: call.algorithm,
             protocol: call.protocol,
-            call,
-            last_call,
+            call_s: Seconds::from_micros(call.time_us()),
+            last_call_s: Seconds::from_micros(last_call.time_us()),
+            latency_bound: call.latency_us > call.transfer_us,
         });
     }
 

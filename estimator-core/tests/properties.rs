@@ -219,7 +219,7 @@ proptest! {
         // HSDP adds a call per unit: where latency, not bytes, sets the time, more calls cost more whatever the
         // bytes. The law is about bytes: every call moves more than its latency's worth.
         let bandwidth_bound =
-            |e: &StepEstimate| e.traffic.iter().all(|t| t.call.transfer_us >= t.call.latency_us);
+            |e: &StepEstimate| e.traffic.iter().all(|t| !t.latency_bound);
         if intra_faster
             && bandwidth_bound(&hsdp)
             && bandwidth_bound(&fsdp)

@@ -16,9 +16,17 @@ use crate::output::{print_json, print_text};
 /// `estimate catalog --json`.
 #[derive(Serialize)]
 struct CatalogDocument {
-    gpus: &'static [GpuSpec],
+    gpus: Vec<GpuEntry>,
     fabrics: Vec<FabricEntry>,
     models: Vec<ModelEntry>,
+}
+
+/// One GPU and where its numbers come from.
+#[derive(Serialize)]
+struct GpuEntry {
+    #[serde(flatten)]
+    spec: &'static GpuSpec,
+    source: &'static str,
 }
 
 /// One model shape and where its numbers come from.
@@ -43,7 +51,8 @@ pub fn catalog(a: &CatalogArgs) -> Result<Outcome, Failure> {
     if a.json {
         let models =
             MODELS.iter().map(|m| ModelEntry { shape: m, source: estimator_core::shape::source(m.key) }).collect();
-        print_json(&CatalogDocument { gpus: GPUS, fabrics, models })?;
+        let gpus = GPUS.iter().map(|g| GpuEntry { spec: g, source: g.source() }).collect();
+        print_json(&CatalogDocument { gpus, fabrics, models })?;
         return Ok(Outcome::Clean);
     }
     print_text(&text(GPUS, &fabrics))?;

@@ -249,7 +249,6 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
         }
         h.push_static("</ul>");
     }
-    html!(h, r#"<p class="fine source">GPU figures: {}</p>"#, s.gpu().source);
     h
 }
 
@@ -329,13 +328,14 @@ pub fn details_of_query(query: &str) -> [(Html, Html); 2] {
 }
 
 /// What the report worker draws for one side into its result and recommendation cards (`{a,b}-traffic-box`,
-/// `{a,b}-layout`): the step's traffic table and the layout advice. Kept out of the first load: the advice
+/// `{a,b}-layout`): the step's traffic table with the GPU figures' source, and the layout advice. Kept out of the first load: the advice
 /// estimates the step once per sync strategy, and neither decides the answer at the top of the card.
 pub fn details(side: Side, s: &Scenario) -> (Html, Html) {
     let k = side.key();
     let e = estimator_core::estimate_step(s);
     let mut traffic = Html::new();
     traffic_table(&mut traffic, k, &e.traffic);
+    html!(traffic, r#"<p class="fine source" id="{}-gpu-source">GPU figures: {}</p>"#, k, s.gpu().source());
     let mut layout = Html::new();
     if let Some(l) = estimator_core::recommend::advise(s) {
         html!(layout, "<b>Layout:</b> {}.", l.headline);

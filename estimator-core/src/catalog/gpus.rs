@@ -33,8 +33,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 70,
         allreduce_busbw: bw(150.0 * NVLINK_RING_EFFICIENCY),
         ring_busbw: bw(150.0 * NVLINK_RING_EFFICIENCY),
-        source: "NVIDIA V100 datasheet: 16 GB HBM2, 125 TFLOP/s FP16 tensor (no BF16 on Volta), NVLink2 300 GB/s \
-                 bidirectional (150 one way); busbw derived as 150 x 0.80 (NVLINK_RING_EFFICIENCY)",
         patterns: &["v100sxm216"],
     },
     GpuSpec {
@@ -50,8 +48,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 70,
         allreduce_busbw: bw(12.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(12.0 * PCIE_P2P_EFFICIENCY),
-        source: "NVIDIA V100 datasheet: 32 GB HBM2, 112 TFLOP/s FP16 tensor (PCIe); busbw derived from PCIe Gen3 x16 \
-                 12 GB/s x 0.58 (PCIE_P2P_EFFICIENCY)",
         patterns: &["v100pcie", "v100s"],
     },
     GpuSpec {
@@ -67,8 +63,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 70,
         allreduce_busbw: bw(150.0 * NVLINK_RING_EFFICIENCY),
         ring_busbw: bw(150.0 * NVLINK_RING_EFFICIENCY),
-        source: "NVIDIA V100 datasheet: 32 GB HBM2, 125 TFLOP/s FP16 tensor (no BF16 on Volta), NVLink2 150 GB/s one \
-                 way; busbw derived as 150 x 0.80 (NVLINK_RING_EFFICIENCY)",
         patterns: &["v100"],
     },
     GpuSpec {
@@ -84,8 +78,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 61,
         allreduce_busbw: bw(12.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(12.0 * PCIE_P2P_EFFICIENCY),
-        source: "NVIDIA Tesla P40 datasheet: 24 GB GDDR5, 11.76 TFLOP/s FP32 (no tensor cores, no fast BF16/FP16); busbw \
-                 derived from PCIe Gen3 x16 12 GB/s x 0.58",
         patterns: &["p40"],
     },
     GpuSpec {
@@ -101,8 +93,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 86,
         allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
-        source: "AWS EC2 G5 / Baseten 'A10 vs A10G': 24 GB GDDR6, 70 TFLOP/s BF16 tensor (the A10 datasheet's 125 is \
-                 the A10, not AWS's A10G); busbw derived from PCIe Gen4 x16 24 GB/s x 0.58",
         patterns: &["a10g"],
     },
     GpuSpec {
@@ -118,8 +108,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 86,
         allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
-        source: "NVIDIA A40 datasheet: 48 GB GDDR6, 149.7 TFLOP/s BF16 dense, optional NVLink bridge 112.5 GB/s \
-                 bidirectional (56.25 one way); busbw derived from PCIe Gen4 x16 24 GB/s x 0.58",
         patterns: &["a40"],
     },
     GpuSpec {
@@ -135,8 +123,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 80,
         allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
-        source: "NVIDIA A100 datasheet: 80 GB HBM2e, 312 TFLOP/s BF16 dense, NVLink bridge 600 GB/s bidirectional; \
-                 busbw derived from PCIe Gen4 x16 24 GB/s x 0.58",
         patterns: &["a10080gbpcie", "a100pcie80"],
     },
     GpuSpec {
@@ -152,8 +138,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 80,
         allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
-        source: "NVIDIA A100 datasheet: 40 GB HBM2, 312 TFLOP/s BF16 dense; busbw derived from PCIe Gen4 x16 \
-                 24 GB/s x 0.58",
         patterns: &["a100pcie"],
     },
     GpuSpec {
@@ -169,8 +153,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 80,
         allreduce_busbw: bw(230.0),
         ring_busbw: bw(230.0),
-        source: "NVIDIA A100 datasheet: 80 GB HBM2e, 312 TFLOP/s BF16 dense, NVLink3 600 GB/s bidirectional; busbw \
-                 measured: 230.77 GB/s on 8x A100 p4dn (NVIDIA/nccl#527), 234.7 on DGX A100 (eugenesiow/LLM-Insights)",
         patterns: &["a100sxm480", "a10080gb", "a100sxm80"],
     },
     GpuSpec {
@@ -186,8 +168,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 80,
         allreduce_busbw: bw(230.0),
         ring_busbw: bw(230.0),
-        source: "NVIDIA A100 datasheet: 40 GB HBM2, 312 TFLOP/s BF16 dense; busbw measured 230.77 GB/s on 8x A100 \
-                 (NVIDIA/nccl#527)",
         patterns: &["a100"],
     },
     GpuSpec {
@@ -203,8 +183,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 89,
         allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
-        source: "NVIDIA L40S datasheet: 48 GB GDDR6, 362.05 TFLOP/s BF16 dense (733 with sparsity); busbw derived \
-                 from PCIe Gen4 x16 24 GB/s x 0.58",
         patterns: &["l40s"],
     },
     GpuSpec {
@@ -220,8 +198,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 89,
         allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
-        source: "NVIDIA L4 datasheet: 24 GB GDDR6, 242 TFLOP/s BF16 with sparsity (121 dense); busbw derived from \
-                 PCIe Gen4 x16 24 GB/s x 0.58",
         // Not the bare fragment "l4": it is inside "L40", a different board (48 GB, 181 TFLOP/s).
         patterns: &["l424gb"],
     },
@@ -238,8 +214,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 90,
         allreduce_busbw: bw(48.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(48.0 * PCIE_P2P_EFFICIENCY),
-        source: "NVIDIA H100 datasheet: 80 GB HBM2e, 1513 TFLOP/s BF16 with sparsity (756 dense), NVLink bridge \
-                 600 GB/s bidirectional; busbw derived from PCIe Gen5 x16 48 GB/s x 0.58",
         patterns: &["h100pcie"],
     },
     GpuSpec {
@@ -255,8 +229,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 90,
         allreduce_busbw: bw(48.0 * PCIE_P2P_EFFICIENCY),
         ring_busbw: bw(48.0 * PCIE_P2P_EFFICIENCY),
-        source: "NVIDIA H100 datasheet: H100 NVL 94 GB HBM3, 1671 TFLOP/s BF16 with sparsity (835 dense), NVLink \
-                 bridge 600 GB/s bidirectional; busbw derived from PCIe Gen5 x16 48 GB/s x 0.58",
         patterns: &["h100nvl"],
     },
     GpuSpec {
@@ -272,8 +244,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 90,
         allreduce_busbw: bw(450.0 * NVLINK_RING_EFFICIENCY),
         ring_busbw: bw(450.0 * NVLINK_RING_EFFICIENCY),
-        source: "NVIDIA GH200 datasheet: 144 GB HBM3e, 989 TFLOP/s BF16 dense, NVLink4 900 GB/s bidirectional; busbw \
-                 derived as 450 x 0.80 (no NVSwitch in multi-GH200 nodes, so no NVLS)",
         patterns: &["gh200144", "gh200hbm3e"],
     },
     GpuSpec {
@@ -289,8 +259,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 90,
         allreduce_busbw: bw(450.0 * NVLINK_RING_EFFICIENCY),
         ring_busbw: bw(450.0 * NVLINK_RING_EFFICIENCY),
-        source: "NVIDIA GH200 datasheet: 96 GB HBM3 (480 GB superchip with LPDDR5X), 989 TFLOP/s BF16 dense, NVLink4 \
-                 900 GB/s bidirectional; busbw derived as 450 x 0.80 (no NVSwitch, so no NVLS)",
         patterns: &["gh200"],
     },
     GpuSpec {
@@ -306,9 +274,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 90,
         allreduce_busbw: bw(470.0),
         ring_busbw: bw(369.0),
-        source: "NVIDIA H200 datasheet: 141 GB HBM3e, 989 TFLOP/s BF16 dense, NVLink4 900 GB/s bidirectional, the same \
-                 NVSwitch board as H100 SXM, so the H100 measurements apply: 470 GB/s NVLS (nccl-tests#290), 369 Ring \
-                 (nccl-tests#309)",
         patterns: &["h200"],
     },
     GpuSpec {
@@ -324,9 +289,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 90,
         allreduce_busbw: bw(470.0),
         ring_busbw: bw(369.0),
-        source: "NVIDIA H100 datasheet: 80 GB HBM3, 989 TFLOP/s BF16 dense (1979 with sparsity), NVLink4 900 GB/s \
-                 bidirectional; busbw measured: 468-482 GB/s with NVLS (nccl-tests#290, #309), 368.76 GB/s Ring with \
-                 NCCL_NVLS_ENABLE=0 (nccl-tests#309)",
         patterns: &["h100"],
     },
     GpuSpec {
@@ -342,9 +304,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 100,
         allreduce_busbw: bw(900.0 * NVLS_OVER_LINK_HOPPER * NVLS_BLACKWELL_OVER_HOPPER),
         ring_busbw: bw(900.0 * NVLINK_RING_EFFICIENCY),
-        source: "NVIDIA HGX B200 specification (1000 W): 180 GB HBM3e, 2250 TFLOP/s BF16 dense, NVLink5 1800 GB/s \
-                 bidirectional; no public busbw in the calibration set, so derived: NVLS = 900 x (470/450 measured on \
-                 H100) x (0.74/0.85, NCCL's Blackwell/Hopper nvlsEfficiency) = 818, Ring = 900 x 0.80 = 720",
         patterns: &["b200"],
     },
     GpuSpec {
@@ -360,8 +319,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 120,
         allreduce_busbw: bw(28.0),
         ring_busbw: bw(28.0),
-        source: "NVIDIA Blackwell GeForce whitepaper: 32 GB GDDR7, 209.5 TFLOP/s BF16 dense (FP32 accumulate); busbw \
-                 measured 28 GB/s on 8 GPUs over PCIe 5.0 (NVIDIA/nccl#1639)",
         patterns: &["5090"],
     },
     GpuSpec {
@@ -377,8 +334,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 89,
         allreduce_busbw: bw(HOST_STAGED_BUSBW_GBYTE_PER_S),
         ring_busbw: bw(HOST_STAGED_BUSBW_GBYTE_PER_S),
-        source: "NVIDIA Ada whitepaper: 24 GB GDDR6X, 165.2 TFLOP/s BF16 dense (FP32 accumulate); GeForce Ada has no \
-                 GPU peer-to-peer, so transfers are host-staged (HOST_STAGED_BUSBW_GBYTE_PER_S)",
         patterns: &["4090"],
     },
     GpuSpec {
@@ -394,8 +349,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 0,
         allreduce_busbw: bw(315.0 * 153.6 / 128.0),
         ring_busbw: bw(315.0 * 153.6 / 128.0),
-        source: "AMD Instinct MI355X datasheet: 288 GB HBM3E, 2.5 PFLOP/s BF16 dense, 7 Infinity Fabric links of \
-                 153.6 GB/s; busbw derived from the MI300X measurement (315 GB/s) scaled by the link speed, 153.6/128",
         patterns: &["mi355"],
     },
     GpuSpec {
@@ -411,8 +364,6 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 0,
         allreduce_busbw: bw(319.0),
         ring_busbw: bw(319.0),
-        source: "AMD Instinct MI325X datasheet: 256 GB HBM3E, 1307.4 TFLOP/s BF16 dense, 7 Infinity Fabric links of \
-                 128 GB/s; busbw measured 319.08 GB/s, 8 GPUs, RCCL Ring (hisohara/ai-scripts rccl smoke test)",
         patterns: &["mi325"],
     },
     GpuSpec {
@@ -428,11 +379,118 @@ pub static GPUS: &[GpuSpec] = &[
         compute_capability: 0,
         allreduce_busbw: bw(315.0),
         ring_busbw: bw(315.0),
-        source: "AMD Instinct MI300X datasheet: 192 GB HBM3, 1307.4 TFLOP/s BF16 dense, 7 Infinity Fabric links of \
-                 128 GB/s; busbw measured 315.69 GB/s on 8 GPUs (hisohara/ai-scripts rccl smoke test)",
         patterns: &["mi300"],
     },
 ];
+
+impl GpuSpec {
+    /// Where this model's numbers come from. Apart from the table, so that a binary which never asks (the page's
+    /// first load: its report worker shows them) leaves the text out.
+    pub fn source(&self) -> &'static str {
+        match self.key {
+            "v100-sxm2-16gb" => {
+                "NVIDIA V100 datasheet: 16 GB HBM2, 125 TFLOP/s FP16 tensor (no BF16 on Volta), NVLink2 300 GB/s \
+                 bidirectional (150 one way); busbw derived as 150 x 0.80 (NVLINK_RING_EFFICIENCY)"
+            }
+            "v100-pcie" => {
+                "NVIDIA V100 datasheet: 32 GB HBM2, 112 TFLOP/s FP16 tensor (PCIe); busbw derived from PCIe Gen3 x16 \
+                 12 GB/s x 0.58 (PCIE_P2P_EFFICIENCY)"
+            }
+            "v100-sxm2-32gb" => {
+                "NVIDIA V100 datasheet: 32 GB HBM2, 125 TFLOP/s FP16 tensor (no BF16 on Volta), NVLink2 150 GB/s one \
+                 way; busbw derived as 150 x 0.80 (NVLINK_RING_EFFICIENCY)"
+            }
+            "p40" => {
+                "NVIDIA Tesla P40 datasheet: 24 GB GDDR5, 11.76 TFLOP/s FP32 (no tensor cores, no fast BF16/FP16); busbw \
+                 derived from PCIe Gen3 x16 12 GB/s x 0.58"
+            }
+            "a10g" => {
+                "AWS EC2 G5 / Baseten 'A10 vs A10G': 24 GB GDDR6, 70 TFLOP/s BF16 tensor (the A10 datasheet's 125 is \
+                 the A10, not AWS's A10G); busbw derived from PCIe Gen4 x16 24 GB/s x 0.58"
+            }
+            "a40" => {
+                "NVIDIA A40 datasheet: 48 GB GDDR6, 149.7 TFLOP/s BF16 dense, optional NVLink bridge 112.5 GB/s \
+                 bidirectional (56.25 one way); busbw derived from PCIe Gen4 x16 24 GB/s x 0.58"
+            }
+            "a100-pcie-80gb" => {
+                "NVIDIA A100 datasheet: 80 GB HBM2e, 312 TFLOP/s BF16 dense, NVLink bridge 600 GB/s bidirectional; \
+                 busbw derived from PCIe Gen4 x16 24 GB/s x 0.58"
+            }
+            "a100-pcie-40gb" => {
+                "NVIDIA A100 datasheet: 40 GB HBM2, 312 TFLOP/s BF16 dense; busbw derived from PCIe Gen4 x16 \
+                 24 GB/s x 0.58"
+            }
+            "a100-sxm4-80gb" => {
+                "NVIDIA A100 datasheet: 80 GB HBM2e, 312 TFLOP/s BF16 dense, NVLink3 600 GB/s bidirectional; busbw \
+                 measured: 230.77 GB/s on 8x A100 p4dn (NVIDIA/nccl#527), 234.7 on DGX A100 (eugenesiow/LLM-Insights)"
+            }
+            "a100-sxm4-40gb" => {
+                "NVIDIA A100 datasheet: 40 GB HBM2, 312 TFLOP/s BF16 dense; busbw measured 230.77 GB/s on 8x A100 \
+                 (NVIDIA/nccl#527)"
+            }
+            "l40s" => {
+                "NVIDIA L40S datasheet: 48 GB GDDR6, 362.05 TFLOP/s BF16 dense (733 with sparsity); busbw derived \
+                 from PCIe Gen4 x16 24 GB/s x 0.58"
+            }
+            "l4" => {
+                "NVIDIA L4 datasheet: 24 GB GDDR6, 242 TFLOP/s BF16 with sparsity (121 dense); busbw derived from \
+                 PCIe Gen4 x16 24 GB/s x 0.58"
+            }
+            "h100-pcie" => {
+                "NVIDIA H100 datasheet: 80 GB HBM2e, 1513 TFLOP/s BF16 with sparsity (756 dense), NVLink bridge \
+                 600 GB/s bidirectional; busbw derived from PCIe Gen5 x16 48 GB/s x 0.58"
+            }
+            "h100-nvl" => {
+                "NVIDIA H100 datasheet: H100 NVL 94 GB HBM3, 1671 TFLOP/s BF16 with sparsity (835 dense), NVLink \
+                 bridge 600 GB/s bidirectional; busbw derived from PCIe Gen5 x16 48 GB/s x 0.58"
+            }
+            "gh200-144gb" => {
+                "NVIDIA GH200 datasheet: 144 GB HBM3e, 989 TFLOP/s BF16 dense, NVLink4 900 GB/s bidirectional; busbw \
+                 derived as 450 x 0.80 (no NVSwitch in multi-GH200 nodes, so no NVLS)"
+            }
+            "gh200" => {
+                "NVIDIA GH200 datasheet: 96 GB HBM3 (480 GB superchip with LPDDR5X), 989 TFLOP/s BF16 dense, NVLink4 \
+                 900 GB/s bidirectional; busbw derived as 450 x 0.80 (no NVSwitch, so no NVLS)"
+            }
+            "h200" => {
+                "NVIDIA H200 datasheet: 141 GB HBM3e, 989 TFLOP/s BF16 dense, NVLink4 900 GB/s bidirectional, the same \
+                 NVSwitch board as H100 SXM, so the H100 measurements apply: 470 GB/s NVLS (nccl-tests#290), 369 Ring \
+                 (nccl-tests#309)"
+            }
+            "h100-sxm" => {
+                "NVIDIA H100 datasheet: 80 GB HBM3, 989 TFLOP/s BF16 dense (1979 with sparsity), NVLink4 900 GB/s \
+                 bidirectional; busbw measured: 468-482 GB/s with NVLS (nccl-tests#290, #309), 368.76 GB/s Ring with \
+                 NCCL_NVLS_ENABLE=0 (nccl-tests#309)"
+            }
+            "b200" => {
+                "NVIDIA HGX B200 specification (1000 W): 180 GB HBM3e, 2250 TFLOP/s BF16 dense, NVLink5 1800 GB/s \
+                 bidirectional; no public busbw in the calibration set, so derived: NVLS = 900 x (470/450 measured on \
+                 H100) x (0.74/0.85, NCCL's Blackwell/Hopper nvlsEfficiency) = 818, Ring = 900 x 0.80 = 720"
+            }
+            "rtx-5090" => {
+                "NVIDIA Blackwell GeForce whitepaper: 32 GB GDDR7, 209.5 TFLOP/s BF16 dense (FP32 accumulate); busbw \
+                 measured 28 GB/s on 8 GPUs over PCIe 5.0 (NVIDIA/nccl#1639)"
+            }
+            "rtx-4090" => {
+                "NVIDIA Ada whitepaper: 24 GB GDDR6X, 165.2 TFLOP/s BF16 dense (FP32 accumulate); GeForce Ada has no \
+                 GPU peer-to-peer, so transfers are host-staged (HOST_STAGED_BUSBW_GBYTE_PER_S)"
+            }
+            "mi355x" => {
+                "AMD Instinct MI355X datasheet: 288 GB HBM3E, 2.5 PFLOP/s BF16 dense, 7 Infinity Fabric links of \
+                 153.6 GB/s; busbw derived from the MI300X measurement (315 GB/s) scaled by the link speed, 153.6/128"
+            }
+            "mi325x" => {
+                "AMD Instinct MI325X datasheet: 256 GB HBM3E, 1307.4 TFLOP/s BF16 dense, 7 Infinity Fabric links of \
+                 128 GB/s; busbw measured 319.08 GB/s, 8 GPUs, RCCL Ring (hisohara/ai-scripts rccl smoke test)"
+            }
+            "mi300x" => {
+                "AMD Instinct MI300X datasheet: 192 GB HBM3, 1307.4 TFLOP/s BF16 dense, 7 Infinity Fabric links of \
+                 128 GB/s; busbw measured 315.69 GB/s on 8 GPUs (hisohara/ai-scripts rccl smoke test)"
+            }
+            _ => "generic defaults, not a real part: 24 GiB, 100 TFLOP/s, PCIe Gen4 x16 x 0.58",
+        }
+    }
+}
 
 /// What an unknown GPU name resolves to: a mid-range PCIe Gen4 data-centre card. Every figure is a placeholder
 /// for the user to override, and estimates made with it carry a warning.
@@ -449,6 +507,5 @@ pub static GENERIC_GPU: GpuSpec = GpuSpec {
     compute_capability: 80,
     allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
     ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
-    source: "generic defaults, not a real part: 24 GiB, 100 TFLOP/s, PCIe Gen4 x16 x 0.58",
     patterns: &[],
 };

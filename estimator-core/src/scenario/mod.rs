@@ -330,7 +330,7 @@ impl Default for ScenarioInput {
 }
 
 /// A validated scenario. Build it with [`Scenario::new`]; derive variants with [`Scenario::with`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Scenario {
     input: ScenarioInput,
     gpu: &'static GpuSpec,
@@ -343,6 +343,13 @@ pub struct Scenario {
     shape: ModelShape,
     layout: Layout,
     warnings: Vec<String>,
+}
+
+/// Everything else in a scenario follows from its inputs and how its GPU name was resolved.
+impl PartialEq for Scenario {
+    fn eq(&self, other: &Scenario) -> bool {
+        self.gpu_lookup == other.gpu_lookup && self.input == other.input
+    }
 }
 
 impl Scenario {
