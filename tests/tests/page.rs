@@ -98,6 +98,8 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     assert!(traffic.contains("parameter all-gather after the optimizer") && traffic.contains("network"), "{traffic}");
     let advice = wait_text(c, "a-layout", |t| t.starts_with("Layout:")).await?;
     assert!(advice.contains("step"), "{advice}");
+    let source = text_of(c, "b-gpu-source").await?;
+    assert!(source.starts_with("GPU figures: NVIDIA H100 datasheet"), "{source}");
     let violations = accessibility_violations(c, &axe_source()?).await?;
     assert!(violations.is_empty(), "axe-core (WCAG 2.1 A/AA) finds: {violations:#?}");
     fit_height(c, 1280).await?;

@@ -586,6 +586,7 @@ async fn the_parallelism_group_drives_the_traffic_table_and_the_layout_advice() 
         traffic.contains("gradient-shard all-reduce across replicas") && traffic.contains("intra-node"),
         "{traffic}"
     );
+    assert!(traffic.contains("id=\"a-gpu-source\">GPU figures: NVIDIA H100 datasheet"), "the GPU's sources: {traffic}");
     assert!(layout.into_string().starts_with("<b>Layout:</b>"));
     // A degree that does not divide the GPUs is refused on its field, and the link keeps what was typed.
     type_into("a-tp", "3").await;
