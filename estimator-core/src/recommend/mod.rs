@@ -65,7 +65,7 @@ pub struct Recommendation {
     /// `None` on one node, or when even the top of the ladder misses the target.
     pub min_fabric: Option<FabricChoice>,
     /// The layout that keeps the slow link out of the way, among those that fit ([`advise`], which
-    /// [`crate::estimate`] fills in); `None` on one GPU.
+    /// [`crate::estimate()`] fills in); `None` on one GPU.
     pub layout: Option<LayoutAdvice>,
 }
 
