@@ -61,6 +61,24 @@ async fn wait_js(c: &Client, script: &str) -> Result<(), String> {
     Err(format!("still false after 5 s: {script}"))
 }
 
+/// What of the report worker the page fetched before its first estimate.
+async fn worker_before_first_estimate(c: &Client) -> Result<serde_json::Value, String> {
+    js(
+        c,
+        "const m = performance.getEntriesByName('first-estimate')[0].startTime; \
+         return performance.getEntriesByType('resource').filter(e => e.name.includes('report-worker') \
+         && e.startTime < m).map(e => e.name);",
+    )
+    .await
+}
+
+/// Chooses `value` in the select `id`.
+async fn choose(c: &Client, id: &str, value: &str) -> Result<(), String> {
+    let select = c.find(Locator::Id(id)).await.map_err(|e| e.to_string())?;
+    select.select_by_value(value).await.map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     // 1. First load answers the reference question, with nothing fetched from anywhere else.
     c.goto(&server.url("index.html")).await.map_err(|e| e.to_string())?;
@@ -83,13 +101,7 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     js(c, "document.getElementById('nodes-chart').scrollIntoView(); return null;").await?;
     wait_js(c, "return document.querySelectorAll('#nodes-chart path').length === 2;").await?;
     wait_js(c, "return document.querySelectorAll('#nodes-table tr').length === 9;").await?;
-    let early = js(
-        c,
-        "const m = performance.getEntriesByName('first-estimate')[0].startTime; \
-         return performance.getEntriesByType('resource').filter(e => e.name.includes('report-worker') \
-         && e.startTime < m).map(e => e.name);",
-    )
-    .await?;
+    let early = worker_before_first_estimate(c).await?;
     assert_eq!(early, serde_json::json!([]), "nothing of the worker loads before the first estimate");
     // The worker also draws each side's traffic table and layout advice (the first load's A: ZeRO-1 over one
     // 25 GbE port per node, whose parameter all-gather after the optimizer crosses it).
@@ -126,12 +138,7 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     type_into(c, "a-link", "400").await?;
     wait_text(c, "a-lower-bound", |t| t == "0.56 s").await?;
     assert_eq!(text_of(c, "b-lower-bound").await?, "0.56 s");
-    c.find(Locator::Id("a-preset"))
-        .await
-        .map_err(|e| e.to_string())?
-        .select_by_value("h100-ib")
-        .await
-        .map_err(|e| e.to_string())?;
+    choose(c, "a-preset", "h100-ib").await?;
     let b_step = text_of(c, "b-step").await?;
     wait_text(c, "a-step", |t| t == b_step).await?;
     wait_text(c, "verdict", |t| t.contains("equal")).await?;
@@ -146,24 +153,14 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
 
     // 3b. The Parallelism group: HSDP keeps the gathers inside the node; the worker redraws A's traffic and advice.
     js(c, "document.getElementById('a-parallelism').open = true; return null;").await?;
-    c.find(Locator::Id("a-sync"))
-        .await
-        .map_err(|e| e.to_string())?
-        .select_by_value("hsdp")
-        .await
-        .map_err(|e| e.to_string())?;
+    choose(c, "a-sync", "hsdp").await?;
     wait_js(c, "return document.getElementById('a-traffic').textContent.includes('across replicas');").await?;
     let traffic = text_of(c, "a-traffic").await?;
     assert!(traffic.contains("intra-node"), "HSDP's gathers stay in the node: {traffic}");
     wait_text(c, "a-layout", |t| t.starts_with("Layout:")).await?;
     fit_height(c, 1280).await?;
     save_screenshot(c, "parallelism.png").await?;
-    c.find(Locator::Id("a-sync"))
-        .await
-        .map_err(|e| e.to_string())?
-        .select_by_value("zero1")
-        .await
-        .map_err(|e| e.to_string())?;
+    choose(c, "a-sync", "zero1").await?;
     js(c, "document.getElementById('a-parallelism').open = false; return null;").await?;
 
     // 4. A bad value shows the model's error next to the field, keeps the last result, and the page stays up.
@@ -269,12 +266,7 @@ fn fixture_report(name: &str) -> PathBuf {
 
 /// Pastes `text` into "Your node" for side `side` (`a` or `b`) and presses "Use pasted text".
 async fn paste(c: &Client, side: &str, text: &str) -> Result<(), String> {
-    c.find(Locator::Id("report-side"))
-        .await
-        .map_err(|e| e.to_string())?
-        .select_by_value(side)
-        .await
-        .map_err(|e| e.to_string())?;
+    choose(c, "report-side", side).await?;
     let text = serde_json::to_string(text).map_err(|e| e.to_string())?;
     js(c, &format!("document.getElementById('report-text').value = {text}; return null;")).await?;
     c.find(Locator::Id("report-apply")).await.map_err(|e| e.to_string())?.click().await.map_err(|e| e.to_string())
@@ -286,13 +278,7 @@ async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     wait_text(c, "a-lower-bound", |t| t == "8.96 s").await?;
     // The report worker is not part of the first load: nothing of it is fetched before the first estimate (it
     // starts after it, for the traffic tables and the layout advice).
-    let early = js(
-        c,
-        "const m = performance.getEntriesByName('first-estimate')[0].startTime; \
-         return performance.getEntriesByType('resource').filter(e => e.name.includes('report-worker') \
-         && e.startTime < m).map(e => e.name);",
-    )
-    .await?;
+    let early = worker_before_first_estimate(c).await?;
     assert_eq!(early, serde_json::json!([]), "the worker loads lazily");
     // Upload the 8x H100 / 8x 400G InfiniBand node into A (25 Gb/s RoCE at first).
     let upload = |path: PathBuf| async move {
