@@ -182,6 +182,20 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
         }
     );
     t.push('\n');
+    let m = &e.memory;
+    if !m.fits {
+        let _ = writeln!(
+            t,
+            "  DOES NOT FIT: {} per GPU with {} ({} of model states, {} of activations), the {} has {}. The step \
+             below is for a job that cannot run as configured.\n",
+            human::gib(m.total_bytes_per_gpu),
+            st.layout.description(),
+            human::gib(m.model_state_bytes_per_gpu),
+            human::gib(m.activation_bytes_per_gpu),
+            s.gpu().name,
+            human::gib(m.gpu_memory_bytes)
+        );
+    }
     let row = |t: &mut String, k: &str, v: String| {
         let _ = writeln!(t, "  {k:<22} {v}");
     };
@@ -291,7 +305,6 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
             human::pct(st.exposed_share)
         ),
     );
-    let m = &e.memory;
     row(
         &mut t,
         "memory per GPU",

@@ -202,6 +202,11 @@ fn bad_flags_exit_2_and_name_the_flag() {
         (&["estimate", "allreduce", "--bytes", "8 parsecs"][..], "--bytes"),
         (&["estimate", "allreduce"][..], "--bytes"),
         (&["estimate", "teleport"][..], "teleport"),
+        (&["estimate", "step", "--tp", "3"][..], "--tp: 3 must divide"),
+        (&["estimate", "step", "--ep", "2"][..], "--ep"),
+        (&["estimate", "step", "--model", "llama-9"][..], "--model: unknown model 'llama-9'"),
+        (&["estimate", "step", "--sync", "hsdp", "--shard-group", "3"][..], "--shard-group"),
+        (&["estimate", "step", "--model", "llama-3.1-8b", "--params", "7B"][..], "--params"),
     ] {
         let out = cli().args(args).output().expect("runs");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -378,4 +383,45 @@ fn health_judges_an_all_gather_run_and_counts_its_ranks_from_its_ratio() {
     let curve = v.pointer("/curve").and_then(Value::as_array).expect("a curve");
     assert!(curve.len() >= 8, "every size with a bus bandwidth");
     assert!(v.pointer("/departure").and_then(Value::as_str).is_some(), "{v}");
+}
+
+#[test]
+fn a_layout_shows_its_traffic_and_what_does_not_fit_comes_first() {
+    // Mixtral with expert parallelism over each node: the all-to-all is a row of the traffic, exposed.
+    let v = json(&[
+        "estimate",
+        "step",
+        "--model",
+        "mixtral-8x7b",
+        "--sync",
+        "zero3",
+        "--ep",
+        "8",
+        "--nodes",
+        "2",
+        "--adapters",
+        "8",
+        "--link-gbps",
+        "400",
+    ]);
+    let traffic = v.pointer("/traffic").and_then(Value::as_array).expect("traffic");
+    let a2a = traffic.iter().find(|t| t["kind"] == "ep_all_to_all").expect("an all-to-all row");
+    assert_eq!((a2a["tier"].as_str(), a2a["ranks"].as_u64()), (Some("intra-node"), Some(8)));
+    for key in ["bytes_per_gpu", "message_bytes", "time_s", "exposed_s"] {
+        assert!(a2a[key].as_f64().is_some_and(|x| x > 0.0), "{key} in {a2a}");
+    }
+    assert_eq!(v.pointer("/overlap_source").and_then(Value::as_str), Some("schedule"));
+    assert_eq!(v.pointer("/layout/ep").and_then(Value::as_u64), Some(8));
+    assert!(v.pointer("/recommendation/layout/headline").and_then(Value::as_str).is_some());
+    // Llama 3.1 70B with FSDP on two nodes, activations unchecked: the text says it does not fit before the step.
+    let out = cli()
+        .args(["estimate", "step", "--model", "llama-3.1-70b", "--sync", "fsdp", "--nodes", "2", "--adapters", "8"])
+        .args(["--link-gbps", "400"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let (no_fit, step) = (text.find("DOES NOT FIT").expect("said"), text.find("\n  step ").expect("a step line"));
+    assert!(no_fit < step, "{text}");
+    assert!(text.contains("fsdp_all_gather") && text.contains("Layout:"), "{text}");
 }
