@@ -142,18 +142,18 @@ pub fn forward_share(s: &Scenario) -> f64 {
     if s.layout().activation_checkpointing { 1.0 / (2.0 + b) } else { 1.0 / (1.0 + b) }
 }
 
+/// FLOPs per active parameter per token of the scenario: 6, or 8 with activation checkpointing.
+pub fn flops_per_param_per_token(s: &Scenario) -> f64 {
+    if s.layout().activation_checkpointing { FLOPS_PER_PARAM_PER_TOKEN_RECOMPUTE } else { FLOPS_PER_PARAM_PER_TOKEN }
+}
+
 /// Compute time per optimizer step. From tokens, the FLOPs are those of the parameters each token goes through
 /// (all of a dense model's, the active ones of a mixture of experts).
 pub fn compute_time(s: &Scenario) -> Seconds {
     match s.input().compute {
         ComputeInput::Given { ms } => Seconds::from_millis(ms),
         ComputeInput::Tokens { tokens_per_step, mfu } => {
-            let per_token = if s.layout().activation_checkpointing {
-                FLOPS_PER_PARAM_PER_TOKEN_RECOMPUTE
-            } else {
-                FLOPS_PER_PARAM_PER_TOKEN
-            };
-            let flops = per_token * s.shape().active_params * tokens_per_step;
+            let flops = flops_per_param_per_token(s) * s.shape().active_params * tokens_per_step;
             let rate = f64::from(s.participants()) * s.gpu().bf16_dense_tflops.flop_per_s() * mfu;
             Seconds::new(flops / rate)
         }

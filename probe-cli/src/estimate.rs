@@ -285,7 +285,7 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
         ComputeInput::Given { .. } => "given".to_string(),
         ComputeInput::Tokens { tokens_per_step, mfu } => format!(
             "{} x {} params x {} tokens / ({} GPUs x {} TFLOP/s x MFU {})",
-            if l.activation_checkpointing { 8 } else { 6 },
+            human::num(estimator_core::step::flops_per_param_per_token(s), 0),
             human::params(s.shape().active_params),
             human::count(tokens_per_step),
             s.participants(),

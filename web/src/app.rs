@@ -194,6 +194,9 @@ fn BarChart(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
         a.with(|ra| b.with(|rb| chart::bars_svg(&[("A", &ra.estimate.step), ("B", &rb.estimate.step)]).into_string()))
     };
     let described = move || a.with(|ra| b.with(|rb| render::bars_description(ra, rb)));
+    let has_bubble = move || {
+        a.with(|ra| ra.estimate.step.bubble_s.as_secs() > 0.0) || b.with(|rb| rb.estimate.step.bubble_s.as_secs() > 0.0)
+    };
     view! {
         <figure class="chart bars">
             <figcaption>"One step, split into compute and communication"</figcaption>
@@ -205,10 +208,15 @@ fn BarChart(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
                 inner_html=bars
             ></svg>
             <ul class="legend">
-                {[SegmentKind::Compute, SegmentKind::Hidden, SegmentKind::Exposed, SegmentKind::Bubble]
+                {[SegmentKind::Compute, SegmentKind::Hidden, SegmentKind::Exposed]
                     .into_iter()
                     .map(|k| view! { <li><span class=format!("swatch {}", k.class())></span>{k.label()}</li> })
                     .collect_view()}
+                // Only a pipeline has a bubble.
+                <li id="legend-bubble" hidden=move || !has_bubble()>
+                    <span class=format!("swatch {}", SegmentKind::Bubble.class())></span>
+                    {SegmentKind::Bubble.label()}
+                </li>
             </ul>
         </figure>
     }

@@ -161,7 +161,7 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
         ComputeInput::Given { .. } => "as given".to_string(),
         ComputeInput::Tokens { tokens_per_step, mfu } => format!(
             "{} × {} × {} tokens ÷ ({} × {} TFLOP/s × {} MFU)",
-            if e.layout.layout.activation_checkpointing { 8 } else { 6 },
+            human::num(estimator_core::step::flops_per_param_per_token(s), 0),
             human::params(s.shape().active_params),
             human::count(tokens_per_step),
             s.participants(),

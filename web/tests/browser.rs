@@ -593,6 +593,14 @@ async fn the_parallelism_group_drives_the_traffic_table_and_the_layout_advice() 
     let error = text("a-tp-error");
     assert!(error.contains("must divide"), "{error}");
     assert!(web::browser::query().contains("a.tp=3"), "the link keeps what was typed");
+    // Only a pipeline has a bubble, and only then does the bar chart's legend name it.
+    let bubble = |_: ()| by_id("legend-bubble").has_attribute("hidden");
+    assert!(bubble(()), "no pipeline, no bubble in the legend");
+    type_into("a-tp", "1").await;
+    type_into("a-pp", "2").await;
+    assert!(!bubble(()), "two stages: the legend names the bubble");
+    assert!(text("a-bubble").ends_with('s'), "{}", text("a-bubble"));
+    type_into("a-pp", "1").await;
     // Emptying the overlap field hands it back to the schedule; the card says where the hidden share comes from.
     type_into("a-tp", "8").await;
     assert!(text("a-hidden-how").contains("hidden by the frameworks"), "{}", text("a-hidden-how"));
