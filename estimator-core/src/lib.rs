@@ -28,6 +28,7 @@ pub mod memory;
 pub mod quantity;
 pub mod recommend;
 pub mod report;
+pub mod run_check;
 pub mod scenario;
 pub mod schedule;
 pub mod shape;

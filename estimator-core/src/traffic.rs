@@ -157,7 +157,8 @@ pub fn local_params(s: &Scenario) -> f64 {
 
 /// The scenario a group's collectives run on: its ranks over its nodes, with its share of each node's adapters
 /// when other groups use them at the same time. The job's own scenario (and its measured bus bandwidth) when
-/// the group is the whole job.
+/// the group is the whole job; a group across nodes keeps the measurement's share of the model's bandwidth (a
+/// fabric measured at 60% of the model's all-reduce gives every group on it 60%).
 pub fn group_scenario(s: &Scenario, g: Group) -> Scenario {
     if g.ranks == s.participants() && g.per_node == s.gpus_per_node() {
         return s.clone();
@@ -167,22 +168,29 @@ pub fn group_scenario(s: &Scenario, g: Group) -> Scenario {
     // could pass the largest rate a scenario accepts).
     let whole = adapters.ceil().max(1.0);
     let link = s.input().link_gbps * adapters / whole;
-    s.with(|i| {
-        i.nodes = i64::from(g.nodes);
-        i.gpus_per_node = i64::from(g.per_node);
-        i.adapters_per_node = if g.nodes > 1 { whole as i64 } else { i.adapters_per_node };
-        if g.nodes > 1 {
-            i.link_gbps = link.max(crate::scenario::limits::MIN_LINK_GBPS);
-        }
-        i.tp = 1;
-        i.pp = 1;
-        i.ep = 1;
-        i.sync = SyncStrategy::Ddp;
-        i.shard_group = None;
-        i.micro_batches = None;
-        i.model = None;
-    })
-    .unwrap_or_else(|_| s.clone())
+    let v = s
+        .with(|i| {
+            i.nodes = i64::from(g.nodes);
+            i.gpus_per_node = i64::from(g.per_node);
+            i.adapters_per_node = if g.nodes > 1 { whole as i64 } else { i.adapters_per_node };
+            if g.nodes > 1 {
+                i.link_gbps = link.max(crate::scenario::limits::MIN_LINK_GBPS);
+            }
+            i.tp = 1;
+            i.pp = 1;
+            i.ep = 1;
+            i.sync = SyncStrategy::Ddp;
+            i.shard_group = None;
+            i.micro_batches = None;
+            i.model = None;
+        })
+        .unwrap_or_else(|_| s.clone());
+    if g.nodes <= 1 || s.input().measured_busbw_gbs.is_none() {
+        return v;
+    }
+    let busbw = crate::collective::bus_bandwidth(&v).busbw.get() * crate::collective::measured_share(s);
+    let min = crate::scenario::limits::MIN_FRACTION;
+    v.with(|i| i.measured_busbw_gbs = Some(busbw.max(min))).unwrap_or(v)
 }
 
 struct Builder<'a> {

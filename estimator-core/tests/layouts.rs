@@ -185,3 +185,18 @@ fn a_named_model_counts_its_activations_and_checkpointing_shrinks_them() {
     let bare = estimate(&scenario(|i| i.params = 70e9));
     assert_eq!(bare.memory.activation_bytes_per_gpu.get(), 0.0);
 }
+
+#[test]
+fn a_measured_bus_bandwidth_reaches_the_groups_across_nodes() {
+    // HSDP: the cross-node all-reduce runs on groups of 2 ranks; a fabric measured at half the model's own
+    // all-reduce bus bandwidth halves their bandwidth too, and leaves the gathers inside the node alone.
+    let plain = step(|i| i.sync = SyncStrategy::Hsdp);
+    let peak = estimator_core::collective::model_peak_busbw_gbs(&scenario(|i| i.sync = SyncStrategy::Hsdp));
+    let half = step(|i| {
+        i.sync = SyncStrategy::Hsdp;
+        i.measured_busbw_gbs = Some(peak / 2.0);
+    });
+    let (a, b) = (row(&plain, Kind::HsdpAllReduce), row(&half, Kind::HsdpAllReduce));
+    assert!(b.call_s.as_secs() > 1.5 * a.call_s.as_secs(), "{:?} vs {:?}", b.call_s, a.call_s);
+    assert_eq!(row(&plain, Kind::FsdpAllGather).call_s, row(&half, Kind::FsdpAllGather).call_s);
+}

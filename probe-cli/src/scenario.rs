@@ -37,6 +37,10 @@ pub fn flag(field: Field) -> &'static str {
         Field::SeqLen => "--seq-len",
         Field::MicroBatchSize => "--micro-batch-size",
         Field::ShardGroup => "--shard-group",
+        Field::MeasuredStepS => "--measured-step-s",
+        Field::MeasuredTokensPerS => "--measured-tokens-per-s",
+        Field::MeasuredSamplesPerS => "--measured-samples-per-s",
+        Field::SamplesPerStep => "--samples-per-step",
     }
 }
 

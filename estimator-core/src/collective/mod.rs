@@ -165,6 +165,12 @@ pub fn timing(s: &Scenario, op: Op, bytes: Bytes) -> Timing {
     timing_on(s, &c, op, bytes.get(), scale)
 }
 
+/// The share of the model's bandwidth that a measured all-reduce bus bandwidth says the hardware gives: the
+/// measurement over the model's own large-message all-reduce bus bandwidth on the same hardware. 1 without one.
+pub fn measured_share(s: &Scenario) -> f64 {
+    measured_scale(s, &comm(s))
+}
+
 /// The factor a measured all-reduce bus bandwidth puts on every modelled bandwidth: measured over the model's
 /// own large-message all-reduce busbw on the same hardware. 1 without a measurement.
 fn measured_scale(s: &Scenario, c: &nccl::Comm) -> f64 {
@@ -172,10 +178,22 @@ fn measured_scale(s: &Scenario, c: &nccl::Comm) -> f64 {
     if s.participants() <= 1 {
         return 1.0;
     }
-    let t = timing_on(s, c, Op::AllReduce, PEAK_BYTES, 1.0);
-    let peak =
-        Op::AllReduce.busbw_factor(s.participants()) * PEAK_BYTES / (1000.0 * t.transfer_us.max(f64::MIN_POSITIVE));
+    let peak = peak_on(s, c);
     if peak > 0.0 && peak.is_finite() { measured / peak } else { 1.0 }
+}
+
+/// The model's own all-reduce bus bandwidth at large sizes with NCCL's choice of algorithm, GB/s, whatever a
+/// measurement says: what a measurement is set against, and what nccl-tests should print at its largest sizes.
+pub fn model_peak_busbw_gbs(s: &Scenario) -> f64 {
+    if s.participants() <= 1 {
+        return bus_bandwidth(s).busbw.get();
+    }
+    peak_on(s, &comm(s))
+}
+
+fn peak_on(s: &Scenario, c: &nccl::Comm) -> f64 {
+    let t = timing_on(s, c, Op::AllReduce, PEAK_BYTES, 1.0);
+    Op::AllReduce.busbw_factor(s.participants()) * PEAK_BYTES / (1000.0 * t.transfer_us.max(f64::MIN_POSITIVE))
 }
 
 /// One (algorithm, protocol) pair on `bytes`: `None` when NCCL would not run it. The bandwidth is NCCL's with a

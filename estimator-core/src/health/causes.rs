@@ -6,7 +6,7 @@ use crate::report::{GdrSupport, ReportFabric};
 use crate::scenario::{Algorithm, Scenario};
 
 /// What the evidence says, one line each.
-pub(super) fn evidence_lines(ev: &Evidence<'_>) -> Vec<String> {
+pub(crate) fn evidence_lines(ev: &Evidence<'_>) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(log) = ev.log {
         let parts = log.facts();

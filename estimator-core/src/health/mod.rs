@@ -23,6 +23,7 @@ use crate::collective::Op;
 use crate::import::{NcclLog, NcclTestsRun, RankSource, Topology};
 use crate::report::Summary;
 use crate::scenario::Scenario;
+pub(crate) use causes::evidence_lines;
 use curve::check;
 
 /// At or above this share of the expected bus bandwidth, a run is healthy.

@@ -5,7 +5,7 @@ mod layout;
 
 use serde::Serialize;
 
-pub use layout::{LayoutAdvice, LayoutOption, advise};
+pub use layout::{LayoutAdvice, LayoutOption, SAME_STEP, advise};
 
 use crate::collective;
 use crate::fabric::Fabric;

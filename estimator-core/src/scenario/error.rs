@@ -37,11 +37,16 @@ pub enum Field {
     SeqLen,
     MicroBatchSize,
     ShardGroup,
+    /// A run's measured step (`run_check::RunInput`).
+    MeasuredStepS,
+    MeasuredTokensPerS,
+    MeasuredSamplesPerS,
+    SamplesPerStep,
 }
 
 impl Field {
     /// Every field, in declaration order (a test holds it complete).
-    pub const ALL: [Field; 26] = [
+    pub const ALL: [Field; 30] = [
         Field::Params,
         Field::GradAccumSteps,
         Field::BucketBytes,
@@ -68,6 +73,10 @@ impl Field {
         Field::SeqLen,
         Field::MicroBatchSize,
         Field::ShardGroup,
+        Field::MeasuredStepS,
+        Field::MeasuredTokensPerS,
+        Field::MeasuredSamplesPerS,
+        Field::SamplesPerStep,
     ];
 
     /// The JSON key (and, with `-` for `_`, the CLI flag).
@@ -99,6 +108,10 @@ impl Field {
             Field::SeqLen => "seq_len",
             Field::MicroBatchSize => "micro_batch_size",
             Field::ShardGroup => "shard_group",
+            Field::MeasuredStepS => "measured_step_s",
+            Field::MeasuredTokensPerS => "measured_tokens_per_s",
+            Field::MeasuredSamplesPerS => "measured_samples_per_s",
+            Field::SamplesPerStep => "samples_per_step",
         }
     }
 }
@@ -162,6 +175,12 @@ pub enum Reason {
         got: String,
         /// The names the catalog has.
         known: String,
+    },
+    /// A value that is needed, or values that exclude each other.
+    #[error("{why}")]
+    Missing {
+        /// What is needed.
+        why: String,
     },
     /// A parallel degree that does not fit the job.
     #[error("{why}")]

@@ -624,6 +624,10 @@ mod tests {
                 Field::SeqLen => 23,
                 Field::MicroBatchSize => 24,
                 Field::ShardGroup => 25,
+                Field::MeasuredStepS => 26,
+                Field::MeasuredTokensPerS => 27,
+                Field::MeasuredSamplesPerS => 28,
+                Field::SamplesPerStep => 29,
             }
         }
         for (i, f) in Field::ALL.into_iter().enumerate() {
