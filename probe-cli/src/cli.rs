@@ -46,6 +46,46 @@ pub enum Command {
                             probe-cli health --gpus-per-node 8 --gpu h100 --adapters 8 --link-gbps 400 --fabric ib \
                             all_reduce.log")]
     Health(HealthArgs),
+    /// Is a slow training run the network's fault? The step measured on N nodes against the model's step for the
+    /// same job and hardware, with the run's own single-node step as the compute: the verdict, the communication
+    /// and bus bandwidth it implies, and the likely causes (confirmed or ruled out by an NCCL log, nvidia-smi topo
+    /// -m, a nccl-tests run or the node's report).
+    #[command(after_help = "Examples:\n  probe-cli check-run --model llama-3.1-8b --sync fsdp --nodes 2 --adapters 8 \
+                            --link-gbps 400 --fabric ib --compute-ms 2850 --measured-step-s 6.1\n  \
+                            probe-cli check-run --report node.json --params 7B --nodes 4 --compute-ms 1200 \
+                            --measured-tokens-per-s 310000 --tokens-per-step 4M nccl-debug.log all_reduce.log")]
+    CheckRun(CheckRunArgs),
+}
+
+/// `probe-cli check-run`
+#[derive(Debug, Args)]
+pub struct CheckRunArgs {
+    /// Evidence, optional: the run's NCCL_DEBUG=INFO log, `nvidia-smi topo -m` of a node, a nccl-tests run on the
+    /// same nodes (the report's attachments count too).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<std::path::PathBuf>,
+    /// The run's own step on one node (or one GPU) for the same per-GPU work, milliseconds: the compute.
+    #[arg(long, allow_negative_numbers = true, value_name = "MS")]
+    pub compute_ms: f64,
+    /// The step measured on the nodes, seconds.
+    #[arg(long, allow_negative_numbers = true, value_name = "S")]
+    pub measured_step_s: Option<f64>,
+    /// Or the throughput measured, tokens per second over all GPUs.
+    #[arg(long, allow_negative_numbers = true, value_name = "TOKENS")]
+    pub measured_tokens_per_s: Option<f64>,
+    /// Tokens per optimizer step for --measured-tokens-per-s (default: sequence length x micro-batch size x
+    /// micro-batches x data-parallel GPUs).
+    #[arg(long, value_parser = parse_count_arg, value_name = "COUNT")]
+    pub tokens_per_step: Option<f64>,
+    /// Or the throughput measured, samples per second over all GPUs (with --samples-per-step).
+    #[arg(long, allow_negative_numbers = true, value_name = "SAMPLES")]
+    pub measured_samples_per_s: Option<f64>,
+    /// Samples per optimizer step (the global batch), for --measured-samples-per-s.
+    #[arg(long, allow_negative_numbers = true, value_name = "COUNT")]
+    pub samples_per_step: Option<f64>,
+    /// The job and its hardware.
+    #[command(flatten)]
+    pub job: JobArgs,
 }
 
 /// `probe-cli health`
@@ -186,9 +226,9 @@ pub struct ClusterArgs {
     pub json: bool,
 }
 
-/// `probe-cli estimate step`
+/// The job and its hardware: what `estimate step` and `check-run` share.
 #[derive(Debug, Args)]
-pub struct StepArgs {
+pub struct JobArgs {
     /// Parameter count: 7e9, 7B, 70B, 1.5T (default 7B; --model brings its own).
     #[arg(long, value_parser = parse_count_arg, value_name = "COUNT", conflicts_with = "model")]
     pub params: Option<f64>,
@@ -247,15 +287,6 @@ pub struct StepArgs {
     /// schedule hides: DDP's buckets behind the backward pass, FSDP's prefetched gathers, ...).
     #[arg(long, allow_negative_numbers = true)]
     pub overlap: Option<f64>,
-    /// Compute time per optimizer step in milliseconds (instead of deriving it from tokens).
-    #[arg(long, conflicts_with_all = ["tokens_per_step", "mfu"], allow_negative_numbers = true)]
-    pub compute_ms: Option<f64>,
-    /// Tokens per optimizer step across all GPUs (4M, 1e6); compute = 6 x params x tokens / (GPUs x peak x MFU).
-    #[arg(long, value_parser = parse_count_arg, value_name = "COUNT")]
-    pub tokens_per_step: Option<f64>,
-    /// Model FLOPs utilisation for the derived compute time, 0..1.
-    #[arg(long, allow_negative_numbers = true)]
-    pub mfu: Option<f64>,
     /// Override the ring factor 2(N-1)/N (2 gives the many-participants bound of the reference arithmetic).
     #[arg(long, allow_negative_numbers = true)]
     pub ring_factor: Option<f64>,
@@ -265,6 +296,27 @@ pub struct StepArgs {
     /// Gradient bucket size (raw bytes or KiB/MiB/GiB/KB/MB/GB); each bucket pays the latency.
     #[arg(long, value_parser = parse_bytes_arg, default_value = "25MiB", value_name = "SIZE")]
     pub bucket_bytes: f64,
+    /// Take the hardware (GPU, GPUs per node, adapters, line rate, fabric, GPUDirect RDMA) from a
+    /// `probe-cli report --json` file instead of the hardware flags.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["gpu", "gpus_per_node", "adapters", "link_gbps", "fabric", "no_gdr"])]
+    pub report: Option<std::path::PathBuf>,
+}
+
+/// `probe-cli estimate step`
+#[derive(Debug, Args)]
+pub struct StepArgs {
+    /// The job and its hardware.
+    #[command(flatten)]
+    pub job: JobArgs,
+    /// Compute time per optimizer step in milliseconds (instead of deriving it from tokens).
+    #[arg(long, conflicts_with_all = ["tokens_per_step", "mfu"], allow_negative_numbers = true)]
+    pub compute_ms: Option<f64>,
+    /// Tokens per optimizer step across all GPUs (4M, 1e6); compute = 6 x params x tokens / (GPUs x peak x MFU).
+    #[arg(long, value_parser = parse_count_arg, value_name = "COUNT")]
+    pub tokens_per_step: Option<f64>,
+    /// Model FLOPs utilisation for the derived compute time, 0..1.
+    #[arg(long, allow_negative_numbers = true)]
+    pub mfu: Option<f64>,
     /// Activation memory per GPU to add to the memory fit (bytes or KiB/MiB/GiB/KB/MB/GB); 0 with --model:
     /// from the model's shape.
     #[arg(long, value_parser = parse_bytes_arg, default_value = "0", value_name = "SIZE")]
@@ -287,10 +339,6 @@ pub struct StepArgs {
     /// Compare with the same job with this many adapters per node (scenario B).
     #[arg(long, allow_negative_numbers = true, value_name = "N")]
     pub vs_adapters: Option<i64>,
-    /// Take the hardware (GPU, GPUs per node, adapters, line rate, fabric, GPUDirect RDMA) from a
-    /// `probe-cli report --json` file instead of the hardware flags.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["gpu", "gpus_per_node", "adapters", "link_gbps", "fabric", "no_gdr"])]
-    pub report: Option<std::path::PathBuf>,
 }
 
 /// `probe-cli estimate allreduce`

@@ -13,47 +13,24 @@ use estimator_core::{
 use serde::Serialize;
 
 use crate::cli::StepArgs;
-use crate::files::load_report;
 use crate::outcome::{Failure, Outcome};
 use crate::output::{diag, print_json, print_text};
-use crate::scenario::{apply_cluster, flag, usage};
+use crate::scenario::{flag, job_input, usage};
 
 /// The scenario `estimate step` describes, and with `--report` what it took from the report (one line each).
 fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>), Failure> {
-    let mut input = ScenarioInput {
-        params: a.params.unwrap_or(ScenarioInput::default().params),
-        model: a.model.clone(),
-        dtype: a.dtype,
-        sync: a.sync,
-        shard_group: a.shard_group,
-        tp: a.tp,
-        pp: a.pp,
-        ep: a.ep,
-        micro_batches: a.micro_batches,
-        seq_len: a.seq_len,
-        micro_batch_size: a.micro_batch_size,
-        activation_checkpointing: a.activation_checkpointing,
-        tp_overlap: a.tp_overlap,
-        ep_overlap: a.ep_overlap,
-        grad_accum_steps: a.grad_accum_steps,
-        bucket_bytes: a.bucket_bytes,
-        activation_bytes_per_gpu: a.activation_bytes_per_gpu,
-        overlap: a.overlap,
-        ring_factor: a.ring_factor,
-        target_exposed_share: a.target_exposed_share,
-        compute: match (a.compute_ms, a.tokens_per_step, a.mfu) {
-            (Some(ms), _, _) => ComputeInput::Given { ms },
-            (None, tokens, mfu) => ComputeInput::Tokens {
-                tokens_per_step: tokens.unwrap_or(DEFAULT_TOKENS_PER_STEP),
-                mfu: mfu.unwrap_or(DEFAULT_MFU),
-            },
+    let compute = match (a.compute_ms, a.tokens_per_step, a.mfu) {
+        (Some(ms), _, _) => ComputeInput::Given { ms },
+        (None, tokens, mfu) => ComputeInput::Tokens {
+            tokens_per_step: tokens.unwrap_or(DEFAULT_TOKENS_PER_STEP),
+            mfu: mfu.unwrap_or(DEFAULT_MFU),
         },
-        ..ScenarioInput::default()
     };
-    let summary = a.report.as_deref().map(load_report).transpose()?.map(|(head, _)| head.summary);
-    let taken = apply_cluster(&mut input, &a.cluster, a.nodes, summary.as_ref())?;
-    let s = Scenario::new(input).map_err(|e| usage(&e))?;
-    Ok((s, taken))
+    let mut job = job_input(&a.job, compute)?;
+    job.input.activation_bytes_per_gpu = a.activation_bytes_per_gpu;
+    job.input.target_exposed_share = a.target_exposed_share;
+    let s = Scenario::new(job.input).map_err(|e| usage(&e))?;
+    Ok((s, job.taken))
 }
 
 /// `estimate step --json`: the estimate, flat, plus the inputs it used and any sweeps.
@@ -124,7 +101,7 @@ pub fn step(a: &StepArgs) -> Result<Outcome, Failure> {
     for w in s.warnings() {
         diag(&format!("warning: {w}"));
     }
-    if a.cluster.json {
+    if a.job.cluster.json {
         let vs_doc = match (&vs, &comparison) {
             (Some(b), Some(c)) => Some(VsDocument { input: b.input(), comparison: c }),
             _ => None,
@@ -135,12 +112,12 @@ pub fn step(a: &StepArgs) -> Result<Outcome, Failure> {
             sweep_nodes: sweep_n,
             sweep_link_gbps: sweep_r,
             vs: vs_doc,
-            from_report: a.report.is_some().then_some(taken.as_slice()),
+            from_report: a.job.report.is_some().then_some(taken.as_slice()),
         })?;
         return Ok(Outcome::Clean);
     }
     let mut t = String::new();
-    if let Some(path) = &a.report {
+    if let Some(path) = &a.job.report {
         let _ = writeln!(t, "From {}:", path.display());
         for line in &taken {
             let _ = writeln!(t, "  {line}");

@@ -3,18 +3,18 @@
 //! point to.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 use estimator_core::health::{Evidence, Health, Verdict, judge};
-use estimator_core::import::{Imported, NcclLog, NcclTestsRun, Topology, nccl_log};
+use estimator_core::import::{NcclLog, NcclTestsRun};
 use estimator_core::report::Summary;
-use estimator_core::{Bytes, Report, Scenario, ScenarioInput, human};
+use estimator_core::{Bytes, Scenario, ScenarioInput, human};
 use serde::Serialize;
 
 use crate::cli::HealthArgs;
-use crate::files::{load_report, read_tool_output};
+use crate::evidence::{Evidences, Offered, pick};
+use crate::files::load_report;
 use crate::outcome::{Failure, Outcome};
-use crate::output::{diag, print_json, print_text};
+use crate::output::{print_json, print_text};
 use crate::scenario::{apply_cluster, usage};
 
 #[derive(Serialize)]
@@ -35,24 +35,17 @@ pub fn health(a: &HealthArgs) -> Result<Outcome, Failure> {
     if let Some(path) = &a.report {
         let (head, value) = load_report(path)?;
         summary = Some(head.summary);
-        // The report's attachments are evidence too, unless a file of the same kind is given; the kinds `health`
-        // does not read are part of the report, not of this question, and pass silently.
-        if let Ok(report) = serde_json::from_value::<Report>(value) {
-            for att in report.attachments {
-                let from = format!("{} ({}, attached to {})", att.file, att.imported.kind().name(), path.display());
-                attached.add(att.imported, from);
-            }
-        }
+        attached = Evidences::attached(path, value);
     }
-    let given = given_files(&a.files)?;
+    let given = Evidences::given(&a.files, "health")?;
     // A file given beats the run's own NCCL_DEBUG=INFO lines, which beat the report's attachments.
-    let run = pick([given.run, attached.run], "nccl-tests outputs")?.ok_or_else(|| {
+    let run = pick([given.run, attached.run], "nccl-tests outputs", "health judges one run")?.ok_or_else(|| {
         Failure::Usage("no nccl-tests output among the files (the output of all_reduce_perf, all_gather_perf, reduce_scatter_perf, \
              broadcast_perf or alltoall_perf is what is judged)".to_string())
     })?;
     let embedded = Offered(given.embedded_log.into_iter().collect());
-    let log = pick([given.log, embedded, attached.log], "NCCL logs")?;
-    let topo = pick([given.topo, attached.topo], "nvidia-smi topo -m outputs")?;
+    let log = pick([given.log, embedded, attached.log], "NCCL logs", "health judges one run")?;
+    let topo = pick([given.topo, attached.topo], "nvidia-smi topo -m outputs", "health judges one run")?;
     if run.value.rows.is_empty() {
         return Err(Failure::input(format!("{}: the nccl-tests output has no table row to judge", run.from)));
     }
@@ -80,84 +73,6 @@ pub fn health(a: &HealthArgs) -> Result<Outcome, Failure> {
         print_text(&text(&h, &s, &files))?;
     }
     Ok(if h.verdict == Verdict::Healthy { Outcome::Clean } else { Outcome::Findings })
-}
-
-/// A piece of evidence and where it came from (a file, or an attachment of the report).
-struct Sourced<T> {
-    value: T,
-    from: String,
-}
-
-/// Every piece of evidence of one kind that was offered.
-struct Offered<T>(Vec<Sourced<T>>);
-
-impl<T> Default for Offered<T> {
-    fn default() -> Self {
-        Offered(Vec::new())
-    }
-}
-
-/// The evidence of one kind from the first source, in order of precedence, that offers any. Two of a kind from the
-/// same source is an input error naming both: `health` judges one run, with that run's log and one node's
-/// topology, and does not guess which was meant.
-fn pick<T, const N: usize>(sources: [Offered<T>; N], what: &str) -> Result<Option<Sourced<T>>, Failure> {
-    for Offered(mut offered) in sources {
-        if let [a, b, ..] = offered.as_slice() {
-            return Err(Failure::input(format!(
-                "two {what}: {} and {}; give one (health judges one run)",
-                a.from, b.from
-            )));
-        }
-        if let Some(one) = offered.pop() {
-            return Ok(Some(one));
-        }
-    }
-    Ok(None)
-}
-
-/// The evidence `health` uses, by kind, from the files given or from the report's attachments.
-#[derive(Default)]
-struct Evidences {
-    run: Offered<NcclTestsRun>,
-    log: Offered<NcclLog>,
-    topo: Offered<Topology>,
-    /// The NCCL_DEBUG=INFO lines of a run printed with them: its own log, unless a log file is given.
-    embedded_log: Option<Sourced<NcclLog>>,
-}
-
-impl Evidences {
-    /// Adds one tool output; false for the kinds `health` does not read (`ibstat`, `ibv_devinfo`).
-    fn add(&mut self, imported: Imported, from: String) -> bool {
-        match imported {
-            Imported::NcclTests(value) => self.run.0.push(Sourced { value, from }),
-            Imported::NcclLog(value) => self.log.0.push(Sourced { value, from }),
-            Imported::NvidiaSmiTopo(value) => self.topo.0.push(Sourced { value, from }),
-            Imported::Ibstat { .. } | Imported::IbvDevinfo { .. } => return false,
-        }
-        true
-    }
-}
-
-/// Reads the files given on the command line; one that cannot be read or recognised is an input error, and one
-/// `health` does not read is left out with a warning.
-fn given_files(paths: &[PathBuf]) -> Result<Evidences, Failure> {
-    let mut given = Evidences::default();
-    for path in paths {
-        let (text, imported) =
-            read_tool_output(path).map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
-        let from = format!("{} ({})", path.display(), imported.kind().name());
-        if matches!(imported, Imported::NcclTests(_)) && text.contains(" NCCL INFO ") && given.embedded_log.is_none() {
-            let from = format!("{} (nccl-log, in the run's output)", path.display());
-            given.embedded_log = Some(Sourced { value: nccl_log::parse(&text), from });
-        }
-        if !given.add(imported, from.clone()) {
-            diag(&format!(
-                "warning: {from}: not evidence health reads (it reads nccl-tests output, an NCCL_DEBUG=INFO log \
-                 and nvidia-smi topo -m); left out"
-            ));
-        }
-    }
-    Ok(given)
 }
 
 fn scenario(

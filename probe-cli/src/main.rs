@@ -18,9 +18,11 @@
 //! (times, sizes, rates, shares) are written through `estimator_core::human`, as the page writes them.
 
 mod catalog;
+mod check_run;
 mod cli;
 mod collective;
 mod estimate;
+mod evidence;
 mod files;
 mod gather;
 mod health;
@@ -79,6 +81,7 @@ fn run(cli: &Cli) -> Result<Outcome, Failure> {
         Command::Schema => node::schema(),
         Command::Import(args) => imports::import(args),
         Command::Health(args) => health::health(args),
+        Command::CheckRun(args) => check_run::check(args),
     }
 }
 

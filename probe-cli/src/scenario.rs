@@ -1,12 +1,59 @@
 //! Flags to the model's input and back: the hardware flags every model command shares (`ClusterArgs`, or a
 //! report's summary with `--report`) into a `ScenarioInput`, and a model error into the flag that set the value.
-//! `estimate step`, `estimate allreduce` and `health` all fill their hardware through [`apply_cluster`].
+//! `estimate step`, `estimate allreduce`, `health` and `check-run` all fill their hardware through
+//! [`apply_cluster`]; `estimate step` and `check-run` their job through [`job_input`].
+
+use std::path::PathBuf;
 
 use estimator_core::report::Summary;
-use estimator_core::{Field, ScenarioError, ScenarioInput};
+use estimator_core::{ComputeInput, Field, ScenarioError, ScenarioInput};
 
-use crate::cli::ClusterArgs;
+use crate::cli::{ClusterArgs, JobArgs};
+use crate::files::load_report;
 use crate::outcome::Failure;
+
+/// A job's input from its flags, and what came with `--report`.
+pub struct JobInput {
+    /// The model's input.
+    pub input: ScenarioInput,
+    /// What the scenario took from the report, one line each (empty without `--report`).
+    pub taken: Vec<String>,
+    /// The report's path and its JSON, with `--report` (its attachments are evidence for `check-run`).
+    pub report: Option<(PathBuf, serde_json::Value)>,
+    /// The report's summary.
+    pub summary: Option<Summary>,
+}
+
+/// The job flags (`JobArgs`) and a compute into a `ScenarioInput`, the hardware from the flags or `--report`.
+pub fn job_input(j: &JobArgs, compute: ComputeInput) -> Result<JobInput, Failure> {
+    let mut input = ScenarioInput {
+        params: j.params.unwrap_or(ScenarioInput::default().params),
+        model: j.model.clone(),
+        dtype: j.dtype,
+        sync: j.sync,
+        shard_group: j.shard_group,
+        tp: j.tp,
+        pp: j.pp,
+        ep: j.ep,
+        micro_batches: j.micro_batches,
+        seq_len: j.seq_len,
+        micro_batch_size: j.micro_batch_size,
+        activation_checkpointing: j.activation_checkpointing,
+        tp_overlap: j.tp_overlap,
+        ep_overlap: j.ep_overlap,
+        grad_accum_steps: j.grad_accum_steps,
+        bucket_bytes: j.bucket_bytes,
+        overlap: j.overlap,
+        ring_factor: j.ring_factor,
+        compute,
+        ..ScenarioInput::default()
+    };
+    let report = j.report.as_deref().map(|p| load_report(p).map(|(head, value)| (p.to_path_buf(), head, value)));
+    let report = report.transpose()?;
+    let summary = report.as_ref().map(|(_, head, _)| head.summary.clone());
+    let taken = apply_cluster(&mut input, &j.cluster, j.nodes, summary.as_ref())?;
+    Ok(JobInput { input, taken, report: report.map(|(p, _, v)| (p, v)), summary })
+}
 
 /// The flag that sets a model field. Exhaustive on purpose: a new `Field` does not compile until it has a flag.
 pub fn flag(field: Field) -> &'static str {
@@ -103,7 +150,12 @@ mod tests {
 
     #[test]
     fn every_field_in_an_error_names_a_flag_clap_knows() {
-        let known: BTreeSet<String> = flags_of("step").union(&flags_of("allreduce")).cloned().collect();
+        let cli = Cli::command();
+        let check_run = cli.find_subcommand("check-run").expect("check-run");
+        let check_run: BTreeSet<String> =
+            check_run.get_arguments().filter_map(|a| a.get_long()).map(|l| format!("--{l}")).collect();
+        let known: BTreeSet<String> =
+            flags_of("step").union(&flags_of("allreduce")).cloned().chain(check_run).collect();
         for f in Field::ALL {
             assert!(known.contains(flag(f)), "{f:?} maps to {}, which `estimate` does not know", flag(f));
         }

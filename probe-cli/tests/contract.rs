@@ -167,6 +167,43 @@ fn health_json_keys_match_their_snapshots() {
     assert_keys("health-mismatch", &v);
 }
 
+/// A 7B DDP job on two nodes of `HARDWARE`, with 1.2 s of compute measured on one node.
+const CHECK_JOB: [&str; 6] = ["check-run", "--nodes", "2", "--compute-ms", "1200", "--json"];
+
+#[test]
+fn check_run_json_keys_match_their_snapshots() {
+    // Slow, with the socket fallback's log and a nccl-tests run as evidence: causes, ruled out, the run judged.
+    let v = document(
+        cli()
+            .args(CHECK_JOB)
+            .args(HARDWARE)
+            .args(["--measured-step-s", "9"])
+            .arg(data("tool-outputs", "nccl_05"))
+            .arg(data("nccl-tests/raw", "nccl-tests-290-h100-2node-ndr-ring")),
+        1,
+    );
+    assert_eq!(v["verdict"], "slower-than-expected");
+    assert_eq!(v["causes"][0]["id"], "socket-fallback", "{}", v["causes"]);
+    assert_eq!(v["causes"][0]["status"], "confirmed");
+    for key in [
+        "expected_step_s",
+        "measured_step_s",
+        "implied_comm_s",
+        "expected_exposed_comm_s",
+        "implied_busbw_gbs",
+        "expected_busbw_gbs",
+        "tolerance",
+    ] {
+        assert!(v[key].is_number(), "{key}: {}", v[key]);
+    }
+    assert!(v["nccl_tests"]["verdict"].is_string(), "{}", v["nccl_tests"]);
+    assert_keys("check-run-slow", &v);
+    // As expected, from a throughput, without evidence.
+    let v = document(cli().args(CHECK_JOB).args(HARDWARE).args(["--measured-tokens-per-s", "50000"]), 0);
+    assert_eq!(v["verdict"], "as-expected", "{}", v["headline"]);
+    assert_keys("check-run", &v);
+}
+
 #[test]
 fn report_json_keys_match_their_snapshot() {
     let mut v = document(cli().args(["report", "--json", "--root"]).arg(node("h100-ib-8x400")), 0);
@@ -287,8 +324,35 @@ fn health_refuses_a_second_run_naming_both_files_and_says_what_it_leaves_out() {
 }
 
 #[test]
+fn check_run_exits_1_when_the_run_is_off_and_2_for_a_bad_measurement() {
+    let job = |extra: &[&'static str]| [&CHECK_JOB[..5], &HARDWARE[..], extra].concat();
+    assert_eq!(code(&job(&["--measured-step-s", "1.3"]), &[]), Some(0), "as expected");
+    assert_eq!(code(&job(&["--measured-step-s", "9"]), &[]), Some(1), "slower");
+    assert_eq!(code(&job(&["--measured-step-s", "0.5"]), &[]), Some(1), "faster");
+    assert_eq!(code(&[&["--exit-zero"][..], &job(&["--measured-step-s", "9"])].concat(), &[]), Some(0));
+    for (extra, flag) in [
+        (&[][..], "--measured-step-s"),
+        (&["--measured-step-s", "-1"][..], "--measured-step-s"),
+        (&["--measured-samples-per-s", "10"][..], "--samples-per-step"),
+        (&["--measured-step-s", "2", "--measured-tokens-per-s", "1e6"][..], "--measured-step-s"),
+    ] {
+        let (got, _, err) = run(cli().args(job(extra)));
+        assert_eq!(got, Some(2), "{extra:?}: {err}");
+        assert!(err.contains(flag), "{extra:?}: {err}");
+    }
+    let (got, _, err) = run(cli().args(job(&["--measured-step-s", "9"])).arg(repo("Cargo.toml")));
+    assert!(got == Some(2) && err.contains("Cargo.toml"), "{got:?}: {err}");
+}
+
+#[test]
 fn help_and_version_exit_0() {
-    for args in [&["--help"][..], &["--version"][..], &["health", "--help"][..], &["estimate", "step", "--help"][..]] {
+    for args in [
+        &["--help"][..],
+        &["--version"][..],
+        &["health", "--help"][..],
+        &["estimate", "step", "--help"][..],
+        &["check-run", "--help"][..],
+    ] {
         assert_eq!(code(args, &[]), Some(0), "{args:?}");
     }
     assert_eq!(code(&[], &[]), Some(2), "no command");

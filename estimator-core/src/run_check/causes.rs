@@ -301,7 +301,7 @@ pub(super) fn causes(
         }
     }
     if let Some(h) = health {
-        nccl_tests_evidence(s, h, &mut causes, &mut ruled, &mut evidence);
+        nccl_tests_evidence(s, measured, h, &mut causes, &mut ruled, &mut evidence);
     }
 
     // Causes that would not make the run slow: their step is within the tolerance of the expected one.
@@ -356,7 +356,7 @@ fn straggler(e: &StepEstimate, measured: f64) -> RunCause {
     RunCause {
         id: "straggler".into(),
         text: format!(
-            "a straggler: one node (or GPU) computing{slower} than the others makes every rank wait for it at each \
+            "one node (or GPU) computing{slower} than the others makes every rank wait for it at each \
              collective, which is the {} over the expected step",
             secs(excess)
         ),
@@ -393,9 +393,10 @@ fn layout_cause(s: &Scenario) -> Option<RunCause> {
 }
 
 /// What a nccl-tests run on the same nodes says: a healthy one rules the fabric out; a slow one confirms it, with
-/// the step its bus bandwidth gives.
+/// the step its bus bandwidth gives (against the measured `step`).
 fn nccl_tests_evidence(
     s: &Scenario,
+    step: f64,
     h: &Health,
     causes: &mut Vec<RunCause>,
     ruled: &mut Vec<RuledOut>,
@@ -439,9 +440,14 @@ fn nccl_tests_evidence(
                     id: "fabric-slow".into(),
                     text: format!(
                         "the fabric itself is slow: nccl-tests on these nodes measures {} GB/s, {share} of what the \
-                         hardware should give; with that bandwidth the step would be {}",
+                         hardware should give; with that bandwidth the step would be {}{}",
                         num(measured, 1),
-                        secs(t)
+                        secs(t),
+                        if t * (1.0 + tolerance(s.input().fabric).share) < step {
+                            format!(", which does not explain {} alone", secs(step))
+                        } else {
+                            String::new()
+                        }
                     ),
                     check: strings(&[
                         "probe-cli health with the run, its NCCL_DEBUG=INFO log and nvidia-smi topo -m names the cause",

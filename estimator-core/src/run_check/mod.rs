@@ -234,6 +234,10 @@ pub struct RunCheck {
     /// The all-reduce bus bandwidth at which the model's step is the measured one, GB/s; `None` when no
     /// bandwidth explains it (a measured step at or below what infinite bandwidth gives, or one GPU).
     pub implied_busbw_gbs: Option<f64>,
+    /// The lowest all-reduce bus bandwidth whose step is still within the tolerance of the expected one, GB/s: how
+    /// slow the fabric can be before the step shows it (where the schedule hides most of the communication, far
+    /// below the expected bandwidth). `None` on one GPU.
+    pub busbw_floor_gbs: Option<f64>,
     /// The all-reduce bus bandwidth the hardware should give at large sizes with NCCL's choice of algorithm (what
     /// nccl-tests should print there), GB/s.
     pub expected_busbw_gbs: f64,
@@ -327,6 +331,7 @@ pub fn check_run(s: &Scenario, measured: &MeasuredStep, ev: RunEvidence<'_>) -> 
         expected_exposed_comm_s: e.exposed_comm_s.as_secs(),
         expected_hidden_share: e.overlap,
         implied_busbw_gbs: implied,
+        busbw_floor_gbs: implied_busbw(s, expected * (1.0 + tol.share)),
         expected_busbw_gbs: expected_busbw,
         tolerance: tol.share,
         tolerance_basis: tol.basis.to_string(),
@@ -347,6 +352,15 @@ fn headline(c: &RunCheck) -> String {
     let (m, x) = (Seconds::new(c.measured_step_s), Seconds::new(c.expected_step_s));
     let within = format!("the model is within ±{} on this kind of fabric", pct(c.tolerance));
     let bw = match c.implied_busbw_gbs {
+        Some(_) if c.verdict == RunVerdict::AsExpected => match c.busbw_floor_gbs {
+            Some(f) => format!(
+                "; any all-reduce bus bandwidth from {} GB/s up (the hardware should give {} GB/s) gives a step \
+                 within the tolerance",
+                num(f, 1),
+                num(c.expected_busbw_gbs, 1)
+            ),
+            None => String::new(),
+        },
         Some(b) => format!(
             "; the step implies an all-reduce bus bandwidth of {} GB/s where the hardware should give {} GB/s",
             num(b, 1),
@@ -359,7 +373,21 @@ fn headline(c: &RunCheck) -> String {
             format!("As expected: {m} measured against {x} expected ({} of it; {within}){bw}", pct(c.ratio))
         }
         RunVerdict::SlowerThanExpected => {
-            let first = c.causes.first().map(|k| format!(". Most likely: {}", k.text)).unwrap_or_default();
+            let first = c
+                .causes
+                .first()
+                .map(|k| {
+                    let gives = match (k.step_s, k.step_max_s) {
+                        (Some(lo), Some(hi)) => {
+                            format!(", which gives {} to {}", secs(Seconds::new(lo)), secs(Seconds::new(hi)))
+                        }
+                        (Some(t), None) => format!(", which gives {}", secs(Seconds::new(t))),
+                        _ => String::new(),
+                    };
+                    let confirmed = if k.status == "confirmed" { ", confirmed by the evidence" } else { "" };
+                    format!(". Most likely: {}{gives}{confirmed}", k.id)
+                })
+                .unwrap_or_default();
             format!("Slower than expected: {m} measured against {x} expected ({}; {within}){bw}{first}", times(c.ratio))
         }
         RunVerdict::FasterThanExpected => format!(

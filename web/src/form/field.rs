@@ -129,7 +129,12 @@ impl FormField {
             | Field::RingFactor
             | Field::TargetExposedShare
             | Field::ShardGroup
-            | Field::Bytes => return None,
+            | Field::Bytes
+            // The run check's own fields, which its section reads.
+            | Field::MeasuredStepS
+            | Field::MeasuredTokensPerS
+            | Field::MeasuredSamplesPerS
+            | Field::SamplesPerStep => return None,
         })
     }
 }

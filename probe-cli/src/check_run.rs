@@ -1,0 +1,176 @@
+//! `probe-cli check-run`: is a slow training run the network's fault? The step measured on N nodes against the
+//! model's step for the same job and hardware with the run's own single-node step as the compute
+//! (estimator-core's `run_check::check_run`), with the evidence given as files or attached to the report.
+
+use std::fmt::Write as _;
+
+use estimator_core::run_check::{RunCheck, RunEvidence, RunInput, RunVerdict, check_run};
+use estimator_core::{ComputeInput, Scenario, ScenarioInput, Seconds, human};
+use serde::Serialize;
+
+use crate::cli::CheckRunArgs;
+use crate::evidence::{Evidences, Offered, pick};
+use crate::outcome::{Failure, Outcome};
+use crate::output::{diag, print_json, print_text};
+use crate::scenario::{job_input, usage};
+
+/// `check-run --json`: the check, flat, with the scenario and the measurement it was given.
+#[derive(Serialize)]
+struct CheckDocument<'a> {
+    #[serde(flatten)]
+    check: &'a RunCheck,
+    /// The job and hardware checked against.
+    input: &'a ScenarioInput,
+    /// The measurement as given.
+    run: &'a RunInput,
+    /// Where each piece of evidence came from.
+    files: &'a [String],
+    /// With `--report`: what the scenario took from the report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    from_report: Option<&'a [String]>,
+}
+
+const ONE_RUN: &str = "check-run checks one run";
+
+/// Runs `check-run`. A run as expected is a clean outcome (exit 0); a slower or faster one is a finding (exit 1,
+/// after the check is printed).
+pub fn check(a: &CheckRunArgs) -> Result<Outcome, Failure> {
+    let job = job_input(&a.job, ComputeInput::Given { ms: a.compute_ms })?;
+    let s = Scenario::new(job.input).map_err(|e| usage(&e))?;
+    let run = RunInput {
+        measured_step_s: a.measured_step_s,
+        measured_tokens_per_s: a.measured_tokens_per_s,
+        tokens_per_step: a.tokens_per_step,
+        measured_samples_per_s: a.measured_samples_per_s,
+        samples_per_step: a.samples_per_step,
+    };
+    let measured = run.step(&s).map_err(|e| usage(&e))?;
+    let attached = match job.report {
+        Some((path, value)) => Evidences::attached(&path, value),
+        None => Evidences::default(),
+    };
+    let given = Evidences::given(&a.files, "check-run")?;
+    let nccl_tests = pick([given.run, attached.run], "nccl-tests outputs", ONE_RUN)?;
+    let embedded = Offered(given.embedded_log.into_iter().collect());
+    let log = pick([given.log, embedded, attached.log], "NCCL logs", ONE_RUN)?;
+    let topo = pick([given.topo, attached.topo], "nvidia-smi topo -m outputs", ONE_RUN)?;
+    let files: Vec<String> =
+        [nccl_tests.as_ref().map(|r| &r.from), log.as_ref().map(|l| &l.from), topo.as_ref().map(|t| &t.from)]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+    if let Some(r) = &nccl_tests
+        && r.value.rows.is_empty()
+    {
+        return Err(Failure::input(format!("{}: the nccl-tests output has no table row to judge", r.from)));
+    }
+    let ev = RunEvidence {
+        log: log.as_ref().map(|l| &l.value),
+        topo: topo.as_ref().map(|t| &t.value),
+        summary: job.summary.as_ref(),
+        nccl_tests: nccl_tests.as_ref().map(|r| &r.value),
+    };
+    for w in s.warnings() {
+        diag(&format!("warning: {w}"));
+    }
+    let c = check_run(&s, &measured, ev);
+    if a.job.cluster.json {
+        print_json(&CheckDocument {
+            check: &c,
+            input: s.input(),
+            run: &run,
+            files: &files,
+            from_report: a.job.report.is_some().then_some(job.taken.as_slice()),
+        })?;
+    } else {
+        print_text(&text(&c, &s, &files))?;
+    }
+    Ok(if c.verdict == RunVerdict::AsExpected { Outcome::Clean } else { Outcome::Findings })
+}
+
+fn secs(t: f64) -> String {
+    human::secs(Seconds::new(t))
+}
+
+/// The check in words: the hardware, the verdict, the figures side by side, the causes and the evidence.
+fn text(c: &RunCheck, s: &Scenario, files: &[String]) -> String {
+    let mut t = String::new();
+    let i = s.input();
+    let _ = writeln!(
+        t,
+        "Checked against {} x {} {}, {} x {} Gb/s {}{}; {}, {}:",
+        human::plural(u64::from(s.nodes()), "node"),
+        i.gpus_per_node,
+        s.gpu().name,
+        i.adapters_per_node,
+        human::num(i.link_gbps, 3),
+        i.fabric.name(),
+        if i.gdr { ", GPUDirect RDMA" } else { "" },
+        c.step.layout.description(),
+        human::params(s.shape().params),
+    );
+    let _ = writeln!(t, "\nVerdict: {}", c.verdict.name());
+    let _ = writeln!(t, "  {}.", c.headline);
+    let _ = writeln!(t);
+    let _ =
+        writeln!(t, "  step            measured {}   expected {}", secs(c.measured_step_s), secs(c.expected_step_s));
+    let bubble = if c.bubble_s > 0.0 { format!(" + pipeline bubble {}", secs(c.bubble_s)) } else { String::new() };
+    let _ = writeln!(
+        t,
+        "                  expected = compute {} + exposed communication {}{bubble}",
+        secs(c.compute_s),
+        secs(c.expected_exposed_comm_s)
+    );
+    let _ = writeln!(
+        t,
+        "  communication   implied {} (measured minus compute{}); the model's {}, {} of it hidden by the schedule",
+        secs(c.implied_comm_s),
+        if c.bubble_s > 0.0 { " and bubble" } else { "" },
+        secs(c.expected_comm_s),
+        human::pct(c.expected_hidden_share)
+    );
+    let implied =
+        c.implied_busbw_gbs.map_or_else(|| "none explains it".to_string(), |b| format!("{} GB/s", human::num(b, 1)));
+    let _ = writeln!(
+        t,
+        "  bus bandwidth   implied {implied}   expected {} GB/s (all-reduce, large sizes)",
+        human::num(c.expected_busbw_gbs, 1)
+    );
+    if let Some(f) = c.busbw_floor_gbs {
+        let _ = writeln!(
+            t,
+            "                  from {} GB/s up the step stays within the tolerance: a fabric that slow would not show",
+            human::num(f, 1)
+        );
+    }
+    let _ = writeln!(t, "  tolerance       ±{}: {}", human::pct(c.tolerance), c.tolerance_basis);
+    let _ = writeln!(t, "  measured        {}", c.measured_from);
+    if !c.causes.is_empty() {
+        let title =
+            if c.verdict == RunVerdict::SlowerThanExpected { "Likely causes, most likely first" } else { "Notes" };
+        let _ = writeln!(t, "\n{title}:");
+        for (n, k) in c.causes.iter().enumerate() {
+            let _ = writeln!(t, "  {}. [{}] {}: {}", n + 1, k.status, k.id, k.text);
+            for x in &k.check {
+                let _ = writeln!(t, "       check: {x}");
+            }
+        }
+    }
+    if !c.ruled_out.is_empty() {
+        let _ = writeln!(t, "\nRuled out:");
+        for r in &c.ruled_out {
+            let _ = writeln!(t, "  - {}: {}", r.id, r.why);
+        }
+    }
+    if !c.evidence.is_empty() {
+        let _ = writeln!(t, "\nEvidence:");
+        for e in &c.evidence {
+            let _ = writeln!(t, "  {e}");
+        }
+    }
+    if !files.is_empty() {
+        let _ = writeln!(t, "From: {}", files.join(", "));
+    }
+    t
+}

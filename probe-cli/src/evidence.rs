@@ -1,0 +1,102 @@
+//! The evidence a user gives with a run (`health`, `check-run`): tool outputs named on the command line and the
+//! attachments of a `--report`, sorted by kind, one of each kind picked by precedence.
+
+use std::path::{Path, PathBuf};
+
+use estimator_core::Report;
+use estimator_core::import::{Imported, NcclLog, NcclTestsRun, Topology, nccl_log};
+
+use crate::files::read_tool_output;
+use crate::outcome::Failure;
+use crate::output::diag;
+
+/// A piece of evidence and where it came from (a file, or an attachment of the report).
+pub struct Sourced<T> {
+    pub value: T,
+    pub from: String,
+}
+
+/// Every piece of evidence of one kind that was offered.
+pub struct Offered<T>(pub Vec<Sourced<T>>);
+
+impl<T> Default for Offered<T> {
+    fn default() -> Self {
+        Offered(Vec::new())
+    }
+}
+
+/// The evidence of one kind from the first source, in order of precedence, that offers any. Two of a kind from the
+/// same source is an input error naming both (`why` says why one is wanted): the commands judge one run, with
+/// that run's log and one node's topology, and do not guess which was meant.
+pub fn pick<T, const N: usize>(sources: [Offered<T>; N], what: &str, why: &str) -> Result<Option<Sourced<T>>, Failure> {
+    for Offered(mut offered) in sources {
+        if let [a, b, ..] = offered.as_slice() {
+            return Err(Failure::input(format!("two {what}: {} and {}; give one ({why})", a.from, b.from)));
+        }
+        if let Some(one) = offered.pop() {
+            return Ok(Some(one));
+        }
+    }
+    Ok(None)
+}
+
+/// The evidence, by kind, from the files given or from the report's attachments.
+#[derive(Default)]
+pub struct Evidences {
+    pub run: Offered<NcclTestsRun>,
+    pub log: Offered<NcclLog>,
+    pub topo: Offered<Topology>,
+    /// The NCCL_DEBUG=INFO lines of a run printed with them: its own log, unless a log file is given.
+    pub embedded_log: Option<Sourced<NcclLog>>,
+}
+
+impl Evidences {
+    /// Adds one tool output; false for the kinds that are not evidence of a run (`ibstat`, `ibv_devinfo`).
+    fn add(&mut self, imported: Imported, from: String) -> bool {
+        match imported {
+            Imported::NcclTests(value) => self.run.0.push(Sourced { value, from }),
+            Imported::NcclLog(value) => self.log.0.push(Sourced { value, from }),
+            Imported::NvidiaSmiTopo(value) => self.topo.0.push(Sourced { value, from }),
+            Imported::Ibstat { .. } | Imported::IbvDevinfo { .. } => return false,
+        }
+        true
+    }
+
+    /// The attachments of a report (`report --attach`); the kinds that are not evidence of a run are part of the
+    /// report, not of this question, and pass silently. A report whose attachments do not read has none.
+    pub fn attached(path: &Path, report: serde_json::Value) -> Evidences {
+        let mut out = Evidences::default();
+        if let Ok(report) = serde_json::from_value::<Report>(report) {
+            for att in report.attachments {
+                let from = format!("{} ({}, attached to {})", att.file, att.imported.kind().name(), path.display());
+                out.add(att.imported, from);
+            }
+        }
+        out
+    }
+
+    /// Reads the files given on the command line of `command`; one that cannot be read or recognised is an input
+    /// error, and one that is not evidence of a run is left out with a warning.
+    pub fn given(paths: &[PathBuf], command: &str) -> Result<Evidences, Failure> {
+        let mut given = Evidences::default();
+        for path in paths {
+            let (text, imported) =
+                read_tool_output(path).map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
+            let from = format!("{} ({})", path.display(), imported.kind().name());
+            if matches!(imported, Imported::NcclTests(_))
+                && text.contains(" NCCL INFO ")
+                && given.embedded_log.is_none()
+            {
+                let from = format!("{} (nccl-log, in the run's output)", path.display());
+                given.embedded_log = Some(Sourced { value: nccl_log::parse(&text), from });
+            }
+            if !given.add(imported, from.clone()) {
+                diag(&format!(
+                    "warning: {from}: not evidence {command} reads (it reads nccl-tests output, an NCCL_DEBUG=INFO \
+                     log and nvidia-smi topo -m); left out"
+                ));
+            }
+        }
+        Ok(given)
+    }
+}
