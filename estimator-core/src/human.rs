@@ -180,6 +180,19 @@ pub fn count(v: f64) -> String {
     }
 }
 
+/// A long duration for people: `45 min`, `5.4 h`, `12.3 days`, `2.1 years`.
+pub fn duration(secs: f64) -> String {
+    if secs < 90.0 * 60.0 {
+        format!("{} min", num(secs / 60.0, 1))
+    } else if secs < 48.0 * 3600.0 {
+        format!("{} h", num(secs / 3600.0, 1))
+    } else if secs < 365.0 * 86_400.0 {
+        format!("{} days", num(secs / 86_400.0, 1))
+    } else {
+        format!("{} years", num(secs / (365.0 * 86_400.0), 1))
+    }
+}
+
 /// A share as a percentage: `96%`, `0.4%`.
 pub fn pct(x: f64) -> String {
     let p = x * 100.0;

@@ -25,6 +25,8 @@ pub mod human;
 pub mod import;
 pub mod layout;
 pub mod memory;
+pub mod offer;
+pub mod plan;
 pub mod quantity;
 pub mod recommend;
 pub mod report;

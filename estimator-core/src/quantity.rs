@@ -63,6 +63,21 @@ pub fn parse_count(s: &str) -> Result<f64, QuantityError> {
     Ok(v * mult)
 }
 
+/// A duration in seconds: `30d`, `2w`, `36h`, `90min`, `3600s` (a unit is required: a bare number could be any
+/// of them).
+pub fn parse_duration(s: &str) -> Result<f64, QuantityError> {
+    let (v, suffix, input) = split(s)?;
+    let mult = match suffix.to_ascii_lowercase().as_str() {
+        "s" | "sec" | "secs" | "second" | "seconds" => 1.0,
+        "min" | "mins" | "minute" | "minutes" => 60.0,
+        "h" | "hr" | "hrs" | "hour" | "hours" => 3600.0,
+        "d" | "day" | "days" => 86_400.0,
+        "w" | "wk" | "week" | "weeks" => 604_800.0,
+        _ => return Err(QuantityError::UnknownSuffix { input, suffix, allowed: "s, min, h, d or w: 30d, 36h" }),
+    };
+    Ok(v * mult)
+}
+
 /// A size in bytes: raw (`1073741824`), decimal (`KB`, `MB`, `GB`, `TB`) or binary (`KiB`, `MiB`, `GiB`, `TiB`).
 /// A bare `K`, `M`, `G` is binary, as nccl-tests reads `-e 8G`.
 pub fn parse_bytes(s: &str) -> Result<f64, QuantityError> {
@@ -95,6 +110,11 @@ mod tests {
 
     #[test]
     fn counts() {
+        for (s, v) in [("30d", 2_592_000.0), ("2w", 1_209_600.0), ("36h", 129_600.0), ("90min", 5400.0), ("1 s", 1.0)] {
+            assert_eq!(parse_duration(s), Ok(v), "{s}");
+        }
+        assert!(matches!(parse_duration("30"), Err(QuantityError::UnknownSuffix { .. })));
+        assert!(matches!(parse_duration("-3d"), Err(QuantityError::OutOfRange(_))));
         for (s, v) in [("7e9", 7e9), ("7B", 7e9), ("70b", 70e9), ("1.5T", 1.5e12), ("4M", 4e6), ("500k", 5e5)] {
             assert_eq!(parse_count(s), Ok(v), "{s}");
         }

@@ -88,6 +88,11 @@ pub fn flag(field: Field) -> &'static str {
         Field::MeasuredTokensPerS => "--measured-tokens-per-s",
         Field::MeasuredSamplesPerS => "--measured-samples-per-s",
         Field::SamplesPerStep => "--samples-per-step",
+        Field::Tokens => "--tokens",
+        Field::Deadline => "--deadline",
+        Field::MaxNodes => "--max-nodes",
+        Field::Price => "--price",
+        Field::Offer => "--only",
     }
 }
 

@@ -42,11 +42,17 @@ pub enum Field {
     MeasuredTokensPerS,
     MeasuredSamplesPerS,
     SamplesPerStep,
+    /// A rental plan's inputs (`plan::PlanInput`).
+    Tokens,
+    Deadline,
+    MaxNodes,
+    Price,
+    Offer,
 }
 
 impl Field {
     /// Every field, in declaration order (a test holds it complete).
-    pub const ALL: [Field; 30] = [
+    pub const ALL: [Field; 35] = [
         Field::Params,
         Field::GradAccumSteps,
         Field::BucketBytes,
@@ -77,6 +83,11 @@ impl Field {
         Field::MeasuredTokensPerS,
         Field::MeasuredSamplesPerS,
         Field::SamplesPerStep,
+        Field::Tokens,
+        Field::Deadline,
+        Field::MaxNodes,
+        Field::Price,
+        Field::Offer,
     ];
 
     /// The JSON key (and, with `-` for `_`, the CLI flag).
@@ -112,6 +123,11 @@ impl Field {
             Field::MeasuredTokensPerS => "measured_tokens_per_s",
             Field::MeasuredSamplesPerS => "measured_samples_per_s",
             Field::SamplesPerStep => "samples_per_step",
+            Field::Tokens => "tokens",
+            Field::Deadline => "deadline_s",
+            Field::MaxNodes => "max_nodes",
+            Field::Price => "price",
+            Field::Offer => "offer",
         }
     }
 }

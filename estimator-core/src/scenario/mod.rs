@@ -628,6 +628,11 @@ mod tests {
                 Field::MeasuredTokensPerS => 27,
                 Field::MeasuredSamplesPerS => 28,
                 Field::SamplesPerStep => 29,
+                Field::Tokens => 30,
+                Field::Deadline => 31,
+                Field::MaxNodes => 32,
+                Field::Price => 33,
+                Field::Offer => 34,
             }
         }
         for (i, f) in Field::ALL.into_iter().enumerate() {

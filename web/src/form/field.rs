@@ -134,7 +134,13 @@ impl FormField {
             | Field::MeasuredStepS
             | Field::MeasuredTokensPerS
             | Field::MeasuredSamplesPerS
-            | Field::SamplesPerStep => return None,
+            | Field::SamplesPerStep
+            // The rental plan's, which its section reads.
+            | Field::Tokens
+            | Field::Deadline
+            | Field::MaxNodes
+            | Field::Price
+            | Field::Offer => return None,
         })
     }
 }

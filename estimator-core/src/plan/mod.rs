@@ -1,0 +1,421 @@
+//! "What should I rent?": one job (a model or a parameter count, a layout or the best layout, a global batch and
+//! an MFU) on every node offer, for a token budget. Per offer: the smallest node count that fits the job in memory,
+//! the node count that meets the deadline (when one is given), the step, the exposed communication, the time to
+//! train, GPU-hours and, with a price per GPU-hour from the user, the cost; ranked by cost when prices are given,
+//! else by time to train.
+//!
+//! Node counts tried: every count up to the first that fits, then the powers of two above it and the largest
+//! allowed; the deadline's node count is found between the two tried counts around it by bisection (the time to
+//! train falls as nodes are added there). Without a deadline an offer runs on the tried count with the fewest
+//! GPU-hours (the cheapest at a fixed price per GPU-hour).
+
+use serde::{Deserialize, Serialize};
+
+mod prices;
+
+pub use prices::{PriceError, PriceRow, parse_prices};
+
+use crate::memory::memory_fit;
+use crate::offer::{NodeOffer, OFFERS};
+use crate::scenario::{ComputeInput, Field, Reason, Scenario, ScenarioError, ScenarioInput, SyncStrategy, range};
+use crate::step::estimate_step;
+
+/// The most nodes a plan tries by default.
+pub const DEFAULT_MAX_NODES: i64 = 64;
+/// The most nodes a plan may try.
+pub const MAX_PLAN_NODES: i64 = 4096;
+/// The largest token budget: 1e16 tokens (a thousand times the largest published pre-training runs).
+pub const MAX_TOKENS: f64 = 1e16;
+/// The longest deadline: ten years, in seconds.
+pub const MAX_DEADLINE_S: f64 = 10.0 * 365.0 * 86_400.0;
+/// The highest price per GPU-hour accepted, USD.
+pub const MAX_USD_PER_GPU_HOUR: f64 = 10_000.0;
+
+/// What the plan is asked, as plain data (flags, a form, a URL).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlanInput {
+    /// Tokens to train on.
+    pub tokens: f64,
+    /// The time to train allowed, seconds.
+    pub deadline_s: Option<f64>,
+    /// The most nodes to try per offer.
+    pub max_nodes: i64,
+    /// Try every synchronisation (DDP, ZeRO-1/2/3, HSDP; the job's TP, PP and EP kept) and keep the fastest that
+    /// fits; otherwise the job's own.
+    pub best_layout: bool,
+    /// Prices per GPU-hour, and offers the user describes (`parse_prices`).
+    pub prices: Vec<PriceRow>,
+    /// Only these offers (ids), when not empty; the offers the user describes are always in.
+    pub only: Vec<String>,
+}
+
+impl Default for PlanInput {
+    fn default() -> Self {
+        PlanInput {
+            tokens: 1e12,
+            deadline_s: None,
+            max_nodes: DEFAULT_MAX_NODES,
+            best_layout: false,
+            prices: Vec::new(),
+            only: Vec::new(),
+        }
+    }
+}
+
+/// One offer in the plan. Keys are the JSON contract of `probe-cli plan --json` (`offers[]`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OfferPlan {
+    /// The offer's id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Where its figures come from (the vendor's page, `generic`, or the user's file).
+    pub source: String,
+    /// What the figures are.
+    pub source_note: String,
+    /// The node: GPU, GPUs per node, adapters, line rate, fabric.
+    pub offer: NodeOffer,
+    /// The node count planned (`None` when the job fits on none up to the largest count tried).
+    pub nodes: Option<u32>,
+    /// Whether the job fits in memory on some node count up to the largest tried.
+    pub fits: bool,
+    /// Why the offer cannot take the job, or misses the deadline.
+    pub why: Option<String>,
+    /// The smallest node count that fits the job in memory.
+    pub min_nodes: Option<u32>,
+    /// The smallest node count that meets the deadline (with a deadline).
+    pub deadline_nodes: Option<u32>,
+    /// Whether the planned count meets the deadline (`None` without one).
+    pub meets_deadline: Option<bool>,
+    /// The layout planned, in a few words.
+    pub layout: Option<String>,
+    /// The step on the planned node count, seconds.
+    pub step_s: Option<f64>,
+    /// Exposed communication / step.
+    pub exposed_share: Option<f64>,
+    /// Steps x step, seconds.
+    pub time_to_train_s: Option<f64>,
+    /// GPUs x time to train, hours.
+    pub gpu_hours: Option<f64>,
+    /// The price given, USD per GPU-hour.
+    pub usd_per_gpu_hour: Option<f64>,
+    /// GPU-hours x price (`None` without a price).
+    pub cost_usd: Option<f64>,
+}
+
+/// The plan. Keys are the JSON contract of `probe-cli plan --json`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Plan {
+    /// `cost` when any offer has a price, else `time`.
+    pub ranked_by: &'static str,
+    /// The answer in one sentence.
+    pub headline: String,
+    /// Tokens to train on.
+    pub tokens: f64,
+    /// Tokens per optimizer step (the job's global batch).
+    pub tokens_per_step: f64,
+    /// Optimizer steps: tokens / tokens per step.
+    pub steps: f64,
+    /// Every offer, ranked; those that cannot take the job last.
+    pub offers: Vec<OfferPlan>,
+}
+
+/// One node count of one offer: the fastest layout that fits there.
+#[derive(Clone, Debug)]
+struct Tried {
+    nodes: u32,
+    layout: String,
+    step_s: f64,
+    exposed_share: f64,
+}
+
+fn plan_err(field: Field, why: String) -> ScenarioError {
+    ScenarioError { field, reason: Reason::Missing { why } }
+}
+
+impl PlanInput {
+    fn check(&self) -> Result<(), ScenarioError> {
+        range(Field::Tokens, self.tokens, 1.0, MAX_TOKENS, " tokens")?;
+        if let Some(d) = self.deadline_s {
+            range(Field::Deadline, d, 1.0, MAX_DEADLINE_S, " s")?;
+        }
+        crate::scenario::count_in(Field::MaxNodes, self.max_nodes, 1, MAX_PLAN_NODES)?;
+        for p in &self.prices {
+            if let Some(u) = p.usd_per_gpu_hour {
+                range(Field::Price, u, 0.0, MAX_USD_PER_GPU_HOUR, " USD per GPU-hour")?;
+            }
+        }
+        for id in &self.only {
+            if crate::offer::lookup(id).is_none() && !self.prices.iter().any(|p| p.id.eq_ignore_ascii_case(id)) {
+                return Err(plan_err(Field::Offer, format!("unknown offer '{id}' (probe-cli plan --list lists them)")));
+            }
+        }
+        Ok(())
+    }
+
+    /// The offers to plan: the catalog's (or those of `only`), then those the user describes.
+    fn offers(&self) -> Result<Vec<(NodeOffer, Option<f64>)>, ScenarioError> {
+        let mut out: Vec<(NodeOffer, Option<f64>)> = Vec::new();
+        for o in &OFFERS {
+            if self.only.is_empty() || self.only.iter().any(|id| id.eq_ignore_ascii_case(o.id)) {
+                out.push((NodeOffer::from(o), None));
+            }
+        }
+        for p in &self.prices {
+            match (&p.offer, out.iter_mut().find(|(o, _)| o.id.eq_ignore_ascii_case(&p.id))) {
+                (Some(_), Some(_)) => {
+                    return Err(plan_err(
+                        Field::Offer,
+                        format!(
+                            "'{}' is a catalog offer: give its price alone, or describe yours under another id",
+                            p.id
+                        ),
+                    ));
+                }
+                (None, Some((_, price))) => *price = p.usd_per_gpu_hour,
+                (Some(o), None) => out.push((o.clone(), p.usd_per_gpu_hour)),
+                (None, None) if crate::offer::lookup(&p.id).is_some() => {} // priced, but left out by `only`
+                (None, None) => {
+                    return Err(plan_err(
+                        Field::Offer,
+                        format!(
+                            "unknown offer '{}': describe it (gpu, gpus_per_node, adapters, link_gbps, fabric)",
+                            p.id
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The tokens per step of a job: its compute's (the global batch), else 4M tokens.
+fn tokens_per_step(job: &ScenarioInput) -> f64 {
+    match job.compute {
+        ComputeInput::Tokens { tokens_per_step, .. } => tokens_per_step,
+        ComputeInput::Given { .. } => crate::scenario::DEFAULT_TOKENS_PER_STEP,
+    }
+}
+
+/// The syncs to try: the job's, or all of them.
+fn syncs(job: &ScenarioInput, best: bool) -> Vec<SyncStrategy> {
+    if best { SyncStrategy::ALL.to_vec() } else { vec![job.sync] }
+}
+
+/// The job on `nodes` nodes of the offer with each sync to try: the valid scenarios that fit in memory.
+fn fitting(template: &ScenarioInput, syncs: &[SyncStrategy], nodes: u32) -> Vec<Scenario> {
+    syncs
+        .iter()
+        .filter_map(|&sync| {
+            let mut i = template.clone();
+            i.nodes = i64::from(nodes);
+            i.sync = sync;
+            if sync != SyncStrategy::Hsdp {
+                i.shard_group = None;
+            }
+            Scenario::new(i).ok().filter(|s| memory_fit(s).fits)
+        })
+        .collect()
+}
+
+/// The fastest fitting layout on `nodes` nodes.
+fn try_nodes(template: &ScenarioInput, syncs: &[SyncStrategy], nodes: u32) -> Option<Tried> {
+    fitting(template, syncs, nodes)
+        .iter()
+        .map(|s| (s, estimate_step(s)))
+        .min_by(|a, b| a.1.step_s.as_secs().total_cmp(&b.1.step_s.as_secs()))
+        .map(|(s, e)| Tried {
+            nodes,
+            layout: s.layout().describe(),
+            step_s: e.step_s.as_secs(),
+            exposed_share: e.exposed_share,
+        })
+}
+
+/// Plans one offer.
+fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Option<f64>) -> OfferPlan {
+    let mut template = job.clone();
+    offer.apply(&mut template);
+    let syncs = syncs(job, p.best_layout);
+    let max = u32::try_from(p.max_nodes).unwrap_or(1).max(1);
+    let steps = p.tokens / tokens_per_step(job);
+    let gpus = |n: u32| f64::from(n) * f64::from(offer.gpus_per_node);
+    let time = |t: &Tried| steps * t.step_s;
+    let hours = |t: &Tried| gpus(t.nodes) * time(t) / 3600.0;
+
+    let mut out = OfferPlan {
+        id: offer.id.clone(),
+        name: offer.name.clone(),
+        source: offer.source.clone(),
+        source_note: offer.source_note.clone(),
+        offer: offer.clone(),
+        nodes: None,
+        fits: false,
+        why: None,
+        min_nodes: None,
+        deadline_nodes: None,
+        meets_deadline: None,
+        layout: None,
+        step_s: None,
+        exposed_share: None,
+        time_to_train_s: None,
+        gpu_hours: None,
+        usd_per_gpu_hour: price,
+        cost_usd: None,
+    };
+    // The smallest node count that fits.
+    let Some(first) = (1..=max).find(|&n| !fitting(&template, &syncs, n).is_empty()) else {
+        out.why = Some(why_not(&template, &syncs, max));
+        return out;
+    };
+    out.fits = true;
+    out.min_nodes = Some(first);
+    let mut counts = vec![first];
+    let mut n = first.next_power_of_two();
+    while n <= max {
+        if n > first {
+            counts.push(n);
+        }
+        n = n.saturating_mul(2);
+    }
+    if !counts.contains(&max) {
+        counts.push(max);
+    }
+    let mut tried: Vec<Tried> = counts.iter().filter_map(|&n| try_nodes(&template, &syncs, n)).collect();
+    let chosen = match p.deadline_s {
+        None => tried.iter().min_by(|a, b| hours(a).total_cmp(&hours(b))).cloned(),
+        Some(deadline) => {
+            let meets = |t: &Tried| time(t) <= deadline;
+            match tried.iter().position(meets) {
+                Some(k) => {
+                    // Between the last count that misses and the first that meets, the smallest that meets.
+                    let mut best = tried[k].clone();
+                    if k > 0 {
+                        let (mut lo, mut hi) = (tried[k - 1].nodes, tried[k].nodes);
+                        while hi - lo > 1 {
+                            let mid = lo + (hi - lo) / 2;
+                            match try_nodes(&template, &syncs, mid) {
+                                Some(t) if meets(&t) => {
+                                    hi = mid;
+                                    best = t;
+                                }
+                                _ => lo = mid,
+                            }
+                        }
+                    }
+                    out.deadline_nodes = Some(best.nodes);
+                    tried.push(best);
+                    tried.iter().filter(|t| meets(t)).min_by(|a, b| hours(a).total_cmp(&hours(b))).cloned()
+                }
+                None => {
+                    let fastest = tried.iter().min_by(|a, b| time(a).total_cmp(&time(b))).cloned();
+                    if let Some(f) = &fastest {
+                        out.why = Some(format!(
+                            "misses the deadline: {} at best ({} nodes; more than {max} nodes were not tried)",
+                            crate::human::duration(time(f)),
+                            f.nodes
+                        ));
+                    }
+                    fastest
+                }
+            }
+        }
+    };
+    if let Some(t) = chosen {
+        out.nodes = Some(t.nodes);
+        out.layout = Some(t.layout.clone());
+        out.step_s = Some(t.step_s);
+        out.exposed_share = Some(t.exposed_share);
+        out.time_to_train_s = Some(time(&t));
+        out.gpu_hours = Some(hours(&t));
+        out.cost_usd = price.map(|u| u * hours(&t));
+        out.meets_deadline = p.deadline_s.map(|d| time(&t) <= d);
+    }
+    out
+}
+
+/// Why a job fits on no node count of an offer up to `max`: the memory at `max` nodes, or the layout.
+fn why_not(template: &ScenarioInput, syncs: &[SyncStrategy], max: u32) -> String {
+    let mut i = template.clone();
+    i.nodes = i64::from(max);
+    i.sync = syncs[0];
+    match Scenario::new(i) {
+        Ok(s) => {
+            let m = memory_fit(&s);
+            format!(
+                "does not fit in memory on up to {max} nodes: {} per GPU against {} ({})",
+                crate::human::gib(m.total_bytes_per_gpu),
+                crate::human::gib(m.gpu_memory_bytes),
+                s.layout().describe()
+            )
+        }
+        Err(e) => format!("the layout does not fit this node: {e}"),
+    }
+}
+
+/// Plans `job` (its hardware is replaced by each offer's) over the offers.
+pub fn plan(job: &ScenarioInput, p: &PlanInput) -> Result<Plan, ScenarioError> {
+    p.check()?;
+    // The job itself must be valid on some hardware: its errors are the user's, not an offer's.
+    Scenario::new(job.clone())?;
+    let offers = p.offers()?;
+    let mut plans: Vec<OfferPlan> = offers.iter().map(|(o, price)| plan_offer(job, p, o, *price)).collect();
+    let priced = plans.iter().any(|o| o.cost_usd.is_some());
+    let key = |o: &OfferPlan| {
+        // Fits and meets the deadline first, then by cost (priced first) or time.
+        let rank = match (o.nodes.is_some(), o.meets_deadline) {
+            (false, _) => 3,
+            (true, Some(false)) => 2,
+            _ if priced && o.cost_usd.is_none() => 1,
+            _ => 0,
+        };
+        let value = if priced { o.cost_usd.or(o.time_to_train_s) } else { o.time_to_train_s };
+        (rank, value.unwrap_or(f64::INFINITY))
+    };
+    plans.sort_by(|a, b| {
+        let (ka, kb) = (key(a), key(b));
+        ka.0.cmp(&kb.0).then_with(|| ka.1.total_cmp(&kb.1))
+    });
+    let tps = tokens_per_step(job);
+    let headline = headline(&plans, priced, p);
+    Ok(Plan {
+        ranked_by: if priced { "cost" } else { "time" },
+        headline,
+        tokens: p.tokens,
+        tokens_per_step: tps,
+        steps: p.tokens / tps,
+        offers: plans,
+    })
+}
+
+fn headline(plans: &[OfferPlan], priced: bool, p: &PlanInput) -> String {
+    use crate::human::{count, duration, num};
+    let Some(best) = plans.first().filter(|o| o.nodes.is_some()) else {
+        return format!(
+            "No offer takes this job on up to {} nodes: it does not fit in memory (shard more, or allow more nodes)",
+            p.max_nodes
+        );
+    };
+    let nodes = best.nodes.unwrap_or(0);
+    let time = best.time_to_train_s.map_or_else(String::new, duration);
+    let how = format!("{} on {} node{}", best.name, nodes, if nodes == 1 { "" } else { "s" });
+    let deadline = match (p.deadline_s, best.meets_deadline) {
+        (Some(_), Some(false)) => " (no offer meets the deadline; this one comes closest)",
+        _ => "",
+    };
+    match (priced, best.cost_usd) {
+        (true, Some(c)) => {
+            format!("Cheapest: {how}, {time} and ${} for {} tokens{deadline}", count(c), count(p.tokens))
+        }
+        _ => format!(
+            "Fastest: {how}, {time} for {} tokens ({} GPU-hours){deadline}",
+            count(p.tokens),
+            num(best.gpu_hours.unwrap_or(0.0), 0)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests;
