@@ -180,6 +180,19 @@ pub fn count(v: f64) -> String {
     }
 }
 
+/// An amount of US dollars: `$950`, `$12.4k`, `$1.63M`, `$2.1B`.
+pub fn usd(v: f64) -> String {
+    if v >= 1e9 {
+        format!("${}B", num(v / 1e9, 2))
+    } else if v >= 1e6 {
+        format!("${}M", num(v / 1e6, 2))
+    } else if v >= 1e4 {
+        format!("${}k", num(v / 1e3, 1))
+    } else {
+        format!("${}", num(v, 0))
+    }
+}
+
 /// A long duration for people: `45 min`, `5.4 h`, `12.3 days`, `2.1 years`.
 pub fn duration(secs: f64) -> String {
     if secs < 90.0 * 60.0 {

@@ -35,7 +35,7 @@ const ONE_RUN: &str = "check-run checks one run";
 /// Runs `check-run`. A run as expected is a clean outcome (exit 0); a slower or faster one is a finding (exit 1,
 /// after the check is printed).
 pub fn check(a: &CheckRunArgs) -> Result<Outcome, Failure> {
-    let job = job_input(&a.job, ComputeInput::Given { ms: a.compute_ms })?;
+    let job = job_input(&a.job, &a.nodes, ComputeInput::Given { ms: a.compute_ms })?;
     let s = Scenario::new(job.input).map_err(|e| usage(&e))?;
     let run = RunInput {
         measured_step_s: a.measured_step_s,
@@ -75,13 +75,13 @@ pub fn check(a: &CheckRunArgs) -> Result<Outcome, Failure> {
         diag(&format!("warning: {w}"));
     }
     let c = check_run(&s, &measured, ev);
-    if a.job.cluster.json {
+    if a.nodes.cluster.json {
         print_json(&CheckDocument {
             check: &c,
             input: s.input(),
             run: &run,
             files: &files,
-            from_report: a.job.report.is_some().then_some(job.taken.as_slice()),
+            from_report: a.nodes.report.is_some().then_some(job.taken.as_slice()),
         })?;
     } else {
         print_text(&text(&c, &s, &files))?;

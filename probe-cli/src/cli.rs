@@ -55,6 +55,56 @@ pub enum Command {
                             probe-cli check-run --report node.json --params 7B --nodes 4 --compute-ms 1200 \
                             --measured-tokens-per-s 310000 --tokens-per-step 4M nccl-debug.log all_reduce.log")]
     CheckRun(CheckRunArgs),
+    /// What should I rent? The job on every node offer of the catalog (and yours): the smallest node count that
+    /// fits, the one that meets a deadline, step, exposed communication, time to train, GPU-hours and cost from
+    /// the prices you give; ranked by cost when prices are given, else by time to train.
+    #[command(after_help = "Examples:\n  probe-cli plan --model llama-3.1-70b --sync fsdp --activation-checkpointing \
+                            --tokens 1T --deadline 30d --price aws-p5.48xlarge=3.9 --price azure-nd96isr-h100-v5=6.98\n  \
+                            probe-cli plan --params 7B --tokens 300B --best-layout --prices quotes.csv --json\n  \
+                            probe-cli plan --list")]
+    Plan(PlanArgs),
+}
+
+/// `probe-cli plan`
+#[derive(Debug, Args)]
+pub struct PlanArgs {
+    /// Tokens to train on: 1T, 300B, 2e12.
+    #[arg(long, value_parser = parse_count_arg, value_name = "COUNT", required_unless_present = "list")]
+    pub tokens: Option<f64>,
+    /// The time to train allowed: 30d, 2w, 36h.
+    #[arg(long, value_parser = parse_duration_arg, value_name = "DURATION")]
+    pub deadline: Option<f64>,
+    /// The most nodes to try per offer.
+    #[arg(long, default_value_t = 64, allow_negative_numbers = true)]
+    pub max_nodes: i64,
+    /// Try every synchronisation (DDP, ZeRO-1/2/3, HSDP; --tp, --pp and --ep kept) and keep the fastest that fits.
+    #[arg(long)]
+    pub best_layout: bool,
+    /// A price in USD per GPU-hour: OFFER=USD (repeat the flag; `--list` shows the ids).
+    #[arg(long, value_name = "OFFER=USD")]
+    pub price: Vec<String>,
+    /// A CSV (header `id,usd_per_gpu_hour`) or JSON (`{"OFFER": USD}`, or a list of objects) file of prices; a row
+    /// with `gpu,gpus_per_node,adapters,link_gbps,fabric` describes an offer of your own.
+    #[arg(long, value_name = "FILE")]
+    pub prices: Option<std::path::PathBuf>,
+    /// Only these offers (ids, comma-separated); offers of your own are always in.
+    #[arg(long, value_delimiter = ',', value_name = "ID,...")]
+    pub only: Vec<String>,
+    /// Tokens per optimizer step across all GPUs (the global batch): 4M, 1e6.
+    #[arg(long, value_parser = parse_count_arg, default_value = "4M", value_name = "COUNT")]
+    pub tokens_per_step: f64,
+    /// Model FLOPs utilisation, 0..1 (compute = 6 x active params x tokens / (GPUs x peak x MFU)).
+    #[arg(long, default_value_t = 0.4, allow_negative_numbers = true)]
+    pub mfu: f64,
+    /// List the offers (id, GPU, network, source) instead of planning.
+    #[arg(long)]
+    pub list: bool,
+    /// Print one JSON document on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The job.
+    #[command(flatten)]
+    pub job: JobArgs,
 }
 
 /// `probe-cli check-run`
@@ -83,9 +133,12 @@ pub struct CheckRunArgs {
     /// Samples per optimizer step (the global batch), for --measured-samples-per-s.
     #[arg(long, allow_negative_numbers = true, value_name = "COUNT")]
     pub samples_per_step: Option<f64>,
-    /// The job and its hardware.
+    /// The job.
     #[command(flatten)]
     pub job: JobArgs,
+    /// Its nodes.
+    #[command(flatten)]
+    pub nodes: NodesArgs,
 }
 
 /// `probe-cli health`
@@ -226,7 +279,7 @@ pub struct ClusterArgs {
     pub json: bool,
 }
 
-/// The job and its hardware: what `estimate step` and `check-run` share.
+/// The job, whatever it runs on: what `estimate step`, `check-run` and `plan` share.
 #[derive(Debug, Args)]
 pub struct JobArgs {
     /// Parameter count: 7e9, 7B, 70B, 1.5T (default 7B; --model brings its own).
@@ -277,12 +330,6 @@ pub struct JobArgs {
     /// The framework overlaps the expert-parallel all-to-all with compute.
     #[arg(long)]
     pub ep_overlap: bool,
-    /// Number of nodes (above 1, --adapters and --link-gbps are required).
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub nodes: i64,
-    /// The hardware.
-    #[command(flatten)]
-    pub cluster: ClusterArgs,
     /// Override: share of the communication hidden behind compute, 0..1 (default: what the frameworks'
     /// schedule hides: DDP's buckets behind the backward pass, FSDP's prefetched gathers, ...).
     #[arg(long, allow_negative_numbers = true)]
@@ -296,6 +343,17 @@ pub struct JobArgs {
     /// Gradient bucket size (raw bytes or KiB/MiB/GiB/KB/MB/GB); each bucket pays the latency.
     #[arg(long, value_parser = parse_bytes_arg, default_value = "25MiB", value_name = "SIZE")]
     pub bucket_bytes: f64,
+}
+
+/// The nodes a job runs on: what `estimate step` and `check-run` share.
+#[derive(Debug, Args)]
+pub struct NodesArgs {
+    /// Number of nodes (above 1, --adapters and --link-gbps are required).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub nodes: i64,
+    /// The hardware.
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
     /// Take the hardware (GPU, GPUs per node, adapters, line rate, fabric, GPUDirect RDMA) from a
     /// `probe-cli report --json` file instead of the hardware flags.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["gpu", "gpus_per_node", "adapters", "link_gbps", "fabric", "no_gdr"])]
@@ -305,9 +363,12 @@ pub struct JobArgs {
 /// `probe-cli estimate step`
 #[derive(Debug, Args)]
 pub struct StepArgs {
-    /// The job and its hardware.
+    /// The job.
     #[command(flatten)]
     pub job: JobArgs,
+    /// Its nodes.
+    #[command(flatten)]
+    pub nodes: NodesArgs,
     /// Compute time per optimizer step in milliseconds (instead of deriving it from tokens).
     #[arg(long, conflicts_with_all = ["tokens_per_step", "mfu"], allow_negative_numbers = true)]
     pub compute_ms: Option<f64>,
@@ -377,6 +438,10 @@ pub struct CollectiveArgs {
 
 fn parse_count_arg(s: &str) -> Result<f64, String> {
     parse_count(s).map_err(|e| e.to_string())
+}
+
+fn parse_duration_arg(s: &str) -> Result<f64, String> {
+    estimator_core::quantity::parse_duration(s).map_err(|e| e.to_string())
 }
 
 fn parse_bytes_arg(s: &str) -> Result<f64, String> {

@@ -26,7 +26,7 @@ fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>), Failure> {
             mfu: mfu.unwrap_or(DEFAULT_MFU),
         },
     };
-    let mut job = job_input(&a.job, compute)?;
+    let mut job = job_input(&a.job, &a.nodes, compute)?;
     job.input.activation_bytes_per_gpu = a.activation_bytes_per_gpu;
     job.input.target_exposed_share = a.target_exposed_share;
     let s = Scenario::new(job.input).map_err(|e| usage(&e))?;
@@ -101,7 +101,7 @@ pub fn step(a: &StepArgs) -> Result<Outcome, Failure> {
     for w in s.warnings() {
         diag(&format!("warning: {w}"));
     }
-    if a.job.cluster.json {
+    if a.nodes.cluster.json {
         let vs_doc = match (&vs, &comparison) {
             (Some(b), Some(c)) => Some(VsDocument { input: b.input(), comparison: c }),
             _ => None,
@@ -112,12 +112,12 @@ pub fn step(a: &StepArgs) -> Result<Outcome, Failure> {
             sweep_nodes: sweep_n,
             sweep_link_gbps: sweep_r,
             vs: vs_doc,
-            from_report: a.job.report.is_some().then_some(taken.as_slice()),
+            from_report: a.nodes.report.is_some().then_some(taken.as_slice()),
         })?;
         return Ok(Outcome::Clean);
     }
     let mut t = String::new();
-    if let Some(path) = &a.job.report {
+    if let Some(path) = &a.nodes.report {
         let _ = writeln!(t, "From {}:", path.display());
         for line in &taken {
             let _ = writeln!(t, "  {line}");

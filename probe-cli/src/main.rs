@@ -30,6 +30,7 @@ mod imports;
 mod node;
 mod outcome;
 mod output;
+mod plan;
 mod report;
 mod scenario;
 
@@ -82,6 +83,7 @@ fn run(cli: &Cli) -> Result<Outcome, Failure> {
         Command::Import(args) => imports::import(args),
         Command::Health(args) => health::health(args),
         Command::CheckRun(args) => check_run::check(args),
+        Command::Plan(args) => plan::plan(args),
     }
 }
 

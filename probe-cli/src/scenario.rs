@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use estimator_core::report::Summary;
 use estimator_core::{ComputeInput, Field, ScenarioError, ScenarioInput};
 
-use crate::cli::{ClusterArgs, JobArgs};
+use crate::cli::{ClusterArgs, JobArgs, NodesArgs};
 use crate::files::load_report;
 use crate::outcome::Failure;
 
@@ -24,9 +24,10 @@ pub struct JobInput {
     pub summary: Option<Summary>,
 }
 
-/// The job flags (`JobArgs`) and a compute into a `ScenarioInput`, the hardware from the flags or `--report`.
-pub fn job_input(j: &JobArgs, compute: ComputeInput) -> Result<JobInput, Failure> {
-    let mut input = ScenarioInput {
+/// The job flags (`JobArgs`) and a compute into a `ScenarioInput`, on the default hardware (`plan` replaces it
+/// with each offer's).
+pub fn job_template(j: &JobArgs, compute: ComputeInput) -> ScenarioInput {
+    ScenarioInput {
         params: j.params.unwrap_or(ScenarioInput::default().params),
         model: j.model.clone(),
         dtype: j.dtype,
@@ -47,11 +48,17 @@ pub fn job_input(j: &JobArgs, compute: ComputeInput) -> Result<JobInput, Failure
         ring_factor: j.ring_factor,
         compute,
         ..ScenarioInput::default()
-    };
-    let report = j.report.as_deref().map(|p| load_report(p).map(|(head, value)| (p.to_path_buf(), head, value)));
+    }
+}
+
+/// The job flags (`JobArgs`) and a compute into a `ScenarioInput`, on its nodes (`NodesArgs`): the hardware from
+/// the flags or `--report`.
+pub fn job_input(j: &JobArgs, on: &NodesArgs, compute: ComputeInput) -> Result<JobInput, Failure> {
+    let mut input = job_template(j, compute);
+    let report = on.report.as_deref().map(|p| load_report(p).map(|(head, value)| (p.to_path_buf(), head, value)));
     let report = report.transpose()?;
     let summary = report.as_ref().map(|(_, head, _)| head.summary.clone());
-    let taken = apply_cluster(&mut input, &j.cluster, j.nodes, summary.as_ref())?;
+    let taken = apply_cluster(&mut input, &on.cluster, on.nodes, summary.as_ref())?;
     Ok(JobInput { input, taken, report: report.map(|(p, _, v)| (p, v)), summary })
 }
 
@@ -156,11 +163,16 @@ mod tests {
     #[test]
     fn every_field_in_an_error_names_a_flag_clap_knows() {
         let cli = Cli::command();
-        let check_run = cli.find_subcommand("check-run").expect("check-run");
-        let check_run: BTreeSet<String> =
-            check_run.get_arguments().filter_map(|a| a.get_long()).map(|l| format!("--{l}")).collect();
-        let known: BTreeSet<String> =
-            flags_of("step").union(&flags_of("allreduce")).cloned().chain(check_run).collect();
+        let top = |name: &str| -> BTreeSet<String> {
+            let cmd = cli.find_subcommand(name).unwrap_or_else(|| panic!("{name}"));
+            cmd.get_arguments().filter_map(|a| a.get_long()).map(|l| format!("--{l}")).collect()
+        };
+        let known: BTreeSet<String> = flags_of("step")
+            .union(&flags_of("allreduce"))
+            .cloned()
+            .chain(top("check-run"))
+            .chain(top("plan"))
+            .collect();
         for f in Field::ALL {
             assert!(known.contains(flag(f)), "{f:?} maps to {}, which `estimate` does not know", flag(f));
         }

@@ -205,6 +205,49 @@ fn check_run_json_keys_match_their_snapshots() {
 }
 
 #[test]
+fn plan_json_keys_match_their_snapshots() {
+    let dir = temp("plan");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let prices = dir.join("prices.json");
+    std::fs::write(&prices, r#"[{"id": "aws-p5.48xlarge", "usd_per_gpu_hour": 3.9},
+        {"id": "my-h100", "gpu": "h100", "gpus_per_node": 8, "adapters": 4, "link_gbps": 200, "fabric": "roce", "usd_per_gpu_hour": 2.5}]"#)
+        .expect("write");
+    let v = document(
+        cli()
+            .args([
+                "plan",
+                "--json",
+                "--model",
+                "llama-3.1-8b",
+                "--sync",
+                "fsdp",
+                "--tokens",
+                "100B",
+                "--deadline",
+                "30d",
+            ])
+            .args(["--max-nodes", "8", "--only", "aws-p5.48xlarge,generic-1xrtx4090-10gbe-tcp", "--prices"])
+            .arg(&prices),
+        0,
+    );
+    assert_eq!(v["ranked_by"], "cost");
+    let offers = v["offers"].as_array().expect("offers");
+    assert_eq!(offers.len(), 3, "{offers:?}");
+    for key in
+        ["id", "name", "source", "nodes", "fits", "step_s", "exposed_share", "time_to_train_s", "gpu_hours", "cost_usd"]
+    {
+        assert!(offers.iter().all(|o| o.get(key).is_some()), "{key}");
+    }
+    let last = offers.last().expect("three");
+    assert_eq!((last["fits"].as_bool(), last["cost_usd"].is_null()), (Some(false), true), "{last}");
+    assert_keys("plan", &v);
+    let v = document(cli().args(["plan", "--list", "--json"]), 0);
+    assert!(v["offers"].as_array().is_some_and(|o| o.len() >= 30));
+    assert_keys("plan-list", &v);
+    std::fs::remove_dir_all(dir).expect("cleanup");
+}
+
+#[test]
 fn report_json_keys_match_their_snapshot() {
     let mut v = document(cli().args(["report", "--json", "--root"]).arg(node("h100-ib-8x400")), 0);
     // A report with an attachment, so that `attachments[]` is pinned too.
@@ -345,6 +388,34 @@ fn check_run_exits_1_when_the_run_is_off_and_2_for_a_bad_measurement() {
 }
 
 #[test]
+fn plan_exits_0_for_an_answer_and_2_for_bad_values_naming_them() {
+    assert_eq!(code(&["plan", "--tokens", "1B", "--max-nodes", "2", "--only", "aws-p5.48xlarge"], &[]), Some(0));
+    assert_eq!(code(&["plan", "--list"], &[]), Some(0));
+    for (args, named) in [
+        (&["plan"][..], "--tokens"),
+        (&["plan", "--tokens", "0"][..], "--tokens"),
+        (&["plan", "--tokens", "1T", "--deadline", "30"][..], "--deadline"),
+        (&["plan", "--tokens", "1T", "--max-nodes", "0"][..], "--max-nodes"),
+        (&["plan", "--tokens", "1T", "--price", "aws-p5.48xlarge"][..], "--price"),
+        (&["plan", "--tokens", "1T", "--price", "aws-p5.48xlarge=-2"][..], "--price"),
+        (&["plan", "--tokens", "1T", "--only", "no-such-offer"][..], "--only"),
+        (&["plan", "--tokens", "1T", "--prices", "/nonexistent/prices.csv"][..], "--prices"),
+    ] {
+        let (got, _, err) = run(cli().args(args));
+        assert_eq!(got, Some(2), "{args:?}: {err}");
+        assert!(err.contains(named), "{args:?}: {err}");
+    }
+    // A CSV whose third line is wrong names the line and the column.
+    let dir = temp("plan-bad");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let csv = dir.join("quotes.csv");
+    std::fs::write(&csv, "id,usd_per_gpu_hour\naws-p5.48xlarge,3.9\nazure-nd96isr-h100-v5,lots\n").expect("write");
+    let (got, _, err) = run(cli().args(["plan", "--tokens", "1T", "--prices"]).arg(&csv));
+    assert!(got == Some(2) && err.contains("line 3, usd_per_gpu_hour"), "{got:?}: {err}");
+    std::fs::remove_dir_all(dir).expect("cleanup");
+}
+
+#[test]
 fn help_and_version_exit_0() {
     for args in [
         &["--help"][..],
@@ -352,6 +423,7 @@ fn help_and_version_exit_0() {
         &["health", "--help"][..],
         &["estimate", "step", "--help"][..],
         &["check-run", "--help"][..],
+        &["plan", "--help"][..],
     ] {
         assert_eq!(code(args, &[]), Some(0), "{args:?}");
     }

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 mod prices;
 
-pub use prices::{PriceError, PriceRow, parse_prices};
+pub use prices::{COLUMNS, PriceError, PriceRow, RawRow, parse_price_arg, parse_prices};
 
 use crate::memory::memory_fit;
 use crate::offer::{NodeOffer, OFFERS};
@@ -363,13 +363,12 @@ pub fn plan(job: &ScenarioInput, p: &PlanInput) -> Result<Plan, ScenarioError> {
     let offers = p.offers()?;
     let mut plans: Vec<OfferPlan> = offers.iter().map(|(o, price)| plan_offer(job, p, o, *price)).collect();
     let priced = plans.iter().any(|o| o.cost_usd.is_some());
+    // Offers that take the job first, priced ones first when there are prices, those meeting the deadline before
+    // those that miss it; then by cost (priced) or time to train.
     let key = |o: &OfferPlan| {
-        // Fits and meets the deadline first, then by cost (priced first) or time.
-        let rank = match (o.nodes.is_some(), o.meets_deadline) {
-            (false, _) => 3,
-            (true, Some(false)) => 2,
-            _ if priced && o.cost_usd.is_none() => 1,
-            _ => 0,
+        let rank = match (o.nodes.is_some(), priced && o.cost_usd.is_none(), o.meets_deadline == Some(false)) {
+            (false, _, _) => 4,
+            (true, unpriced, late) => 2 * u8::from(unpriced) + u8::from(late),
         };
         let value = if priced { o.cost_usd.or(o.time_to_train_s) } else { o.time_to_train_s };
         (rank, value.unwrap_or(f64::INFINITY))
@@ -391,7 +390,7 @@ pub fn plan(job: &ScenarioInput, p: &PlanInput) -> Result<Plan, ScenarioError> {
 }
 
 fn headline(plans: &[OfferPlan], priced: bool, p: &PlanInput) -> String {
-    use crate::human::{count, duration, num};
+    use crate::human::{duration, num, params, usd};
     let Some(best) = plans.first().filter(|o| o.nodes.is_some()) else {
         return format!(
             "No offer takes this job on up to {} nodes: it does not fit in memory (shard more, or allow more nodes)",
@@ -401,17 +400,27 @@ fn headline(plans: &[OfferPlan], priced: bool, p: &PlanInput) -> String {
     let nodes = best.nodes.unwrap_or(0);
     let time = best.time_to_train_s.map_or_else(String::new, duration);
     let how = format!("{} on {} node{}", best.name, nodes, if nodes == 1 { "" } else { "s" });
-    let deadline = match (p.deadline_s, best.meets_deadline) {
-        (Some(_), Some(false)) => " (no offer meets the deadline; this one comes closest)",
+    let late = best.meets_deadline == Some(false);
+    let deadline = match (priced, late) {
+        (true, true) => " (no priced offer meets the deadline; this one comes closest in cost)",
+        (false, true) => " (no offer meets the deadline; this one comes closest)",
         _ => "",
     };
-    match (priced, best.cost_usd) {
-        (true, Some(c)) => {
-            format!("Cheapest: {how}, {time} and ${} for {} tokens{deadline}", count(c), count(p.tokens))
-        }
-        _ => format!(
+    // The fastest offer that meets the deadline, when the answer is a priced one that does not.
+    let instead = plans
+        .iter()
+        .filter(|o| o.meets_deadline == Some(true))
+        .min_by(|a, b| {
+            a.time_to_train_s.unwrap_or(f64::INFINITY).total_cmp(&b.time_to_train_s.unwrap_or(f64::INFINITY))
+        })
+        .filter(|_| late && priced)
+        .map(|o| format!("; {} meets it on {} nodes (no price given)", o.name, o.nodes.unwrap_or(0)))
+        .unwrap_or_default();
+    match best.cost_usd {
+        Some(c) => format!("Cheapest: {how}, {time} and {} for {} tokens{deadline}{instead}", usd(c), params(p.tokens)),
+        None => format!(
             "Fastest: {how}, {time} for {} tokens ({} GPU-hours){deadline}",
-            count(p.tokens),
+            params(p.tokens),
             num(best.gpu_hours.unwrap_or(0.0), 0)
         ),
     }
