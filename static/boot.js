@@ -113,21 +113,27 @@ function drawNodes() {
       drawNodes();
     });
 }
+// Calls `then(visible)` when `el` comes into view or leaves it (at once with true where the browser cannot tell).
+function watch(el, then) {
+  if (!el) return;
+  if (!("IntersectionObserver" in window)) return then(true);
+  new IntersectionObserver((entries) => then(entries.some((e) => e.isIntersecting)), { rootMargin: "200px" }).observe(
+    el,
+  );
+}
 function watchNodes() {
-  const svg = document.getElementById("nodes-chart");
-  if (!svg) return;
-  if (!("IntersectionObserver" in window)) {
-    chartVisible = true;
+  watch(document.getElementById("nodes-chart"), (v) => {
+    chartVisible = v;
     drawNodes();
-    return;
+  });
+}
+// "Check a run" and "Plan a rental" (static/sections.js): loaded when one comes into view, or at once when the URL
+// holds their state; never in embed mode, which hides them.
+let sections = null;
+function loadSections(v) {
+  if (v && !sections && !document.documentElement.classList.contains("embed")) {
+    sections = import("./sections.js").then((m) => m.start(request));
   }
-  new IntersectionObserver(
-    (entries) => {
-      chartVisible = entries.some((e) => e.isIntersecting);
-      drawNodes();
-    },
-    { rootMargin: "200px" },
-  ).observe(svg);
 }
 // Each side's traffic table and layout advice are drawn by the report worker too (render::details: the advice
 // estimates the step once per sync strategy, kept out of the first load), after the first estimate and again
@@ -230,6 +236,8 @@ try {
   shareFields();
   watchNodes();
   drawDetails();
+  loadSections(/[?&](run|plan)\./.test(location.search));
+  for (const id of ["run-box", "plan-box"]) watch(document.getElementById(id), loadSections);
 } catch (err) {
   const app = document.getElementById("app");
   if (app) {

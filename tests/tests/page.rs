@@ -256,7 +256,8 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     c.goto(&server.url("sub/index.html?b.link=100")).await.map_err(|e| e.to_string())?;
     wait_text(c, "b-lower-bound", |t| t == "2.24 s").await?;
 
-    node_report(c, server).await
+    node_report(c, server).await?;
+    sections(c, server).await
 }
 
 /// A real `probe-cli report --json` output (the snapshot of a fixture node) by name.
@@ -390,6 +391,89 @@ async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     wait_text(c, "report-status", |t| t.contains("Filled scenario B")).await?;
     assert_eq!(value_of(c, "a-link").await?, "400", "the first load is not lost");
     assert_eq!(value_of(c, "b-gpu").await?, "l40s");
+    Ok(())
+}
+
+/// Sets an input drawn by the worker and tells the page, as typing does.
+async fn set_input(c: &Client, id: &str, value: &str) -> Result<(), String> {
+    let v = serde_json::to_string(value).map_err(|e| e.to_string())?;
+    js(
+        c,
+        &format!(
+            "const el = document.getElementById('{id}'); el.value = {v}; \
+             el.dispatchEvent(new Event('input', {{bubbles: true}})); return null;"
+        ),
+    )
+    .await
+    .map(|_| ())
+}
+
+/// 10. "Check a run" and "Plan a rental": loaded lazily, drawn by the worker, their state in the URL.
+async fn sections(c: &Client, server: &StaticServer) -> Result<(), String> {
+    // A window that shows the top of the page only (earlier steps made it as tall as the page).
+    c.set_window_size(1280, 800).await.map_err(|e| e.to_string())?;
+    c.goto(&server.url("index.html")).await.map_err(|e| e.to_string())?;
+    wait_text(c, "a-lower-bound", |t| t == "8.96 s").await?;
+    let early =
+        js(c, "return performance.getEntriesByType('resource').some(e => e.name.includes('sections.js'));").await?;
+    assert_eq!(early, false, "the sections load only when they come into view");
+    // Check a run: scenario B (8 x 400G InfiniBand, 2 nodes): 1 s of compute, 9 s measured: slower than expected.
+    js(c, "document.getElementById('run-check').scrollIntoView(); return null;").await?;
+    wait_js(c, "return !!document.getElementById('run-compute');").await?;
+    choose(c, "run-side", "b").await?;
+    set_input(c, "run-compute", "1000").await?;
+    set_input(c, "run-measured", "9").await?;
+    let verdict = wait_text(c, "run-verdict", |t| t.contains("slower-than-expected")).await?;
+    assert!(verdict.contains("9.00 s measured"), "{verdict}");
+    let causes = text_of(c, "run-causes").await?;
+    assert!(causes.contains("socket-fallback"), "{causes}");
+    // Beside scenario B's estimate, the verdict in one line.
+    wait_text(c, "b-run-verdict", |t| t.contains("slower-than-expected")).await?;
+    // A bad value names its input and keeps the page.
+    set_input(c, "run-measured", "fast").await?;
+    let err = wait_text(c, "run-error", |t| !t.is_empty()).await?;
+    assert!(err.starts_with("Measured:"), "{err}");
+    set_input(c, "run-measured", "1.05").await?;
+    wait_text(c, "run-verdict", |t| t.contains("as-expected")).await?;
+    let url = js(c, "return location.search;").await?;
+    let url = url.as_str().unwrap_or_default().to_string();
+    assert!(url.contains("run.side=b") && url.contains("run.measured=1.05"), "{url}");
+
+    // Plan a rental: 100B tokens of scenario A's job, a price for two offers; a row fills scenario B.
+    js(c, "document.getElementById('rental-plan').scrollIntoView(); return null;").await?;
+    wait_js(c, "return !!document.getElementById('plan-tokens');").await?;
+    set_input(c, "plan-tokens", "100B").await?;
+    set_input(c, "plan-prices", "aws-p5.48xlarge=3.9\nazure-nd96isr-h100-v5=6.98").await?;
+    let head = wait_text(c, "plan-headline", |t| t.starts_with("Cheapest:")).await?;
+    assert!(head.contains("100B tokens"), "{head}");
+    c.find(Locator::Css("#plan-chart svg circle")).await.map_err(|e| e.to_string())?;
+    // Sorted by time to train.
+    c.find(Locator::Css("[data-sort='time']"))
+        .await
+        .map_err(|e| e.to_string())?
+        .click()
+        .await
+        .map_err(|e| e.to_string())?;
+    wait_js(c, "return location.search.includes('plan.sort=time');").await?;
+    wait_js(c, "return document.querySelector(\"[data-sort='time']\").getAttribute('aria-pressed') === 'true';")
+        .await?;
+    let fill = "#plan-table tr[data-offer='aws-p5.48xlarge'] button[data-fill='b']";
+    wait_js(c, &format!("return !!document.querySelector(\"{fill}\");")).await?;
+    c.find(Locator::Css(fill)).await.map_err(|e| e.to_string())?.click().await.map_err(|e| e.to_string())?;
+    wait_text(c, "b-title", |t| t.contains("EFA")).await?;
+    assert_eq!(value_of(c, "b-adapters").await?, "32");
+    assert_eq!(value_of(c, "b-fabric").await?, "efa-v2");
+    let violations = accessibility_violations(c, &axe_source()?).await?;
+    assert!(violations.is_empty(), "axe-core with both sections: {violations:#?}");
+    fit_height(c, 1280).await?;
+    save_screenshot(c, "sections.png").await?;
+    // The link restores both sections in a fresh load.
+    let link = js(c, "return location.href;").await?;
+    c.goto(link.as_str().unwrap_or_default()).await.map_err(|e| e.to_string())?;
+    wait_text(c, "run-verdict", |t| t.contains("as-expected")).await?;
+    assert_eq!(value_of(c, "plan-tokens").await?, "100B");
+    wait_text(c, "plan-headline", |t| t.starts_with("Cheapest:")).await?;
+    assert_eq!(value_of(c, "b-adapters").await?, "32");
     Ok(())
 }
 

@@ -25,10 +25,12 @@ pub fn url_for(query: &str) -> String {
     if query.is_empty() { base_url() } else { format!("{}?{query}", base_url()) }
 }
 
-/// Replaces the URL's query in place (no reload, no new history entry).
+/// Replaces the URL's query in place (no reload, no new history entry), keeping the sections' pairs
+/// ([`crate::share::with_sections`]).
 pub fn replace_query(query: &str) {
     let Some(w) = window() else { return };
     let loc = w.location();
+    let query = &crate::share::with_sections(query, &loc.search().unwrap_or_default());
     let path = loc.pathname().unwrap_or_default();
     let hash = loc.hash().unwrap_or_default();
     let url = if query.is_empty() { format!("{path}{hash}") } else { format!("{path}?{query}{hash}") };

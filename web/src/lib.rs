@@ -11,10 +11,12 @@ pub mod chart;
 pub mod curve;
 pub mod form;
 pub mod html;
+pub mod plan_section;
 pub mod presets;
 pub mod render;
 pub mod report;
 pub mod result;
+pub mod run_section;
 pub mod share;
 
 pub use app::App;

@@ -30,6 +30,14 @@ thread_local! {
     static EVIDENCE: RefCell<(Option<NcclLog>, Option<Topology>)> = const { RefCell::new((None, None)) };
 }
 
+/// Runs `f` with the NCCL log and the topology loaded last (evidence for the run check too).
+pub fn with_evidence<R>(f: impl FnOnce(Option<&NcclLog>, Option<&Topology>) -> R) -> R {
+    EVIDENCE.with(|e| {
+        let e = e.borrow();
+        f(e.0.as_ref(), e.1.as_ref())
+    })
+}
+
 fn scalar(v: &JsValue) -> Scalar {
     if v.is_undefined() {
         Scalar::Missing
@@ -230,7 +238,7 @@ pub fn accept_offer(query: &str) -> Reply {
         html!(html, "<li>{}</li>", c);
     }
     html.push_static("</ul>");
-    Reply { html, query: Some(state.to_query()) }
+    Reply { html, query: Some(crate::share::with_sections(&state.to_query(), query)) }
 }
 
 fn handle_report(query: &str, side: Side, name: &str, size: Option<usize>, text: &str) -> Reply {
@@ -248,7 +256,7 @@ fn handle_report(query: &str, side: Side, name: &str, size: Option<usize>, text:
             if let Ok(s) = form.to_scenario() {
                 html.push(&render::report_recommendation(side, &SideResult::new(&s)));
             }
-            Reply { html, query: Some(state.to_query()) }
+            Reply { html, query: Some(crate::share::with_sections(&state.to_query(), query)) }
         }
     }
 }

@@ -170,6 +170,42 @@ fn encode(s: &str) -> String {
     out
 }
 
+/// The URL prefixes of the sections whose state the report worker and `static/sections.js` keep (`run.step_s=9`,
+/// `plan.tokens=1T`): the app does not read them, and keeps them when it writes its own state.
+pub const SECTIONS: [&str; 2] = ["run.", "plan."];
+
+/// `query` (the app's own state, without `?`) with the section pairs of `old` (the URL as it stands) kept after it.
+pub fn with_sections(query: &str, old: &str) -> String {
+    let mut out = query.to_string();
+    for pair in old.strip_prefix('?').unwrap_or(old).split('&') {
+        if SECTIONS.iter().any(|p| pair.starts_with(p)) {
+            if !out.is_empty() {
+                out.push('&');
+            }
+            out.push_str(pair);
+        }
+    }
+    out
+}
+
+/// The values of one section's pairs (`run` for `run.*`), decoded, in URL order.
+pub fn section(query: &str, name: &str) -> Vec<(String, String)> {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let query = match query.char_indices().nth(MAX_QUERY) {
+        Some((i, _)) => query.get(..i).unwrap_or(query),
+        None => query,
+    };
+    query
+        .split('&')
+        .filter_map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let k = decode(k);
+            let key = k.strip_prefix(name)?.strip_prefix('.')?.to_string();
+            Some((key, decode(v)))
+        })
+        .collect()
+}
+
 /// A query with `embed=1` added: the iframe form of a link.
 pub fn with_embed(query: &str) -> String {
     if query.is_empty() { "embed=1".to_string() } else { format!("{query}&embed=1") }

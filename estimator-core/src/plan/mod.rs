@@ -90,6 +90,8 @@ pub struct OfferPlan {
     pub meets_deadline: Option<bool>,
     /// The layout planned, in a few words.
     pub layout: Option<String>,
+    /// Its synchronisation.
+    pub sync: Option<SyncStrategy>,
     /// The step on the planned node count, seconds.
     pub step_s: Option<f64>,
     /// Exposed communication / step.
@@ -126,6 +128,7 @@ pub struct Plan {
 struct Tried {
     nodes: u32,
     layout: String,
+    sync: SyncStrategy,
     step_s: f64,
     exposed_share: f64,
 }
@@ -229,6 +232,7 @@ fn try_nodes(template: &ScenarioInput, syncs: &[SyncStrategy], nodes: u32) -> Op
         .map(|(s, e)| Tried {
             nodes,
             layout: s.layout().describe(),
+            sync: s.input().sync,
             step_s: e.step_s.as_secs(),
             exposed_share: e.exposed_share,
         })
@@ -258,6 +262,7 @@ fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Opti
         deadline_nodes: None,
         meets_deadline: None,
         layout: None,
+        sync: None,
         step_s: None,
         exposed_share: None,
         time_to_train_s: None,
@@ -326,6 +331,7 @@ fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Opti
     if let Some(t) = chosen {
         out.nodes = Some(t.nodes);
         out.layout = Some(t.layout.clone());
+        out.sync = Some(t.sync);
         out.step_s = Some(t.step_s);
         out.exposed_share = Some(t.exposed_share);
         out.time_to_train_s = Some(time(&t));

@@ -6,7 +6,10 @@
 //! answer with its request, so two quick loads do not lose one. `{id, query, action: "nodes"}` asks for the nodes
 //! chart of that page state and gets `{id, svg, rows}` (boot.js asks when the chart is in view); `{id, query,
 //! action: "details"}` asks for each side's traffic table and layout advice and gets `{id, a_traffic, a_layout,
-//! b_traffic, b_layout}` (boot.js asks after the first estimate and after each change).
+//! b_traffic, b_layout}` (boot.js asks after the first estimate and after each change; a side that "Check a run"
+//! checks gets its verdict line before its traffic). The sections (`static/sections.js`) ask `{id, query, action}`
+//! with `run-form`, `run`, `plan-form` or `plan` and get `{id, html}`; `{id, query, action: "fill", side, offer}`
+//! gets `{id, query}`, the page with that plan row's node in scenario `side` (no `query` when there is no such row).
 
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::*;
@@ -30,8 +33,38 @@ fn main() {
         let action = field(&m, "action").as_string();
         let out = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&out, &"id".into(), &field(&m, "id"));
+        let set = |key: &str, value: JsValue| {
+            let _ = js_sys::Reflect::set(&out, &key.into(), &value);
+        };
+        let html = match action.as_deref() {
+            Some("run-form") => Some(web::run_section::form(&query)),
+            Some("run") => Some(report::with_evidence(|log, topo| web::run_section::result(&query, log, topo))),
+            Some("plan-form") => Some(web::plan_section::form(&query)),
+            Some("plan") => Some(web::plan_section::result(&query)),
+            _ => None,
+        };
+        if let Some(html) = html {
+            set("html", html.into_string().into());
+            // A worker that cannot post has no one to tell.
+            let _ = reply_to.post_message(&out);
+            return;
+        }
+        if action.as_deref() == Some("fill") {
+            let offer = field(&m, "offer").as_string().unwrap_or_default();
+            if let Some(q) = web::plan_section::fill(&query, side, &offer) {
+                set("query", q.into());
+            }
+            let _ = reply_to.post_message(&out);
+            return;
+        }
         if action.as_deref() == Some("details") {
             let [(a_traffic, a_layout), (b_traffic, b_layout)] = web::render::details_of_query(&query);
+            let verdict = |side: Side, traffic: web::html::Html| {
+                let mut h = report::with_evidence(|log, topo| web::run_section::verdict_line(&query, side, log, topo));
+                h.push(&traffic);
+                h
+            };
+            let (a_traffic, b_traffic) = (verdict(Side::A, a_traffic), verdict(Side::B, b_traffic));
             for (key, html) in
                 [("a_traffic", a_traffic), ("a_layout", a_layout), ("b_traffic", b_traffic), ("b_layout", b_layout)]
             {

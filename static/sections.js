@@ -1,0 +1,90 @@
+// "Check a run" and "Plan a rental": loaded by boot.js when either section comes into view, or at start when the
+// URL holds their state (run.* and plan.* pairs). Their forms and results are drawn by the report worker
+// (web/src/run_section.rs, web/src/plan_section.rs), escaped there; this file moves their inputs into the URL,
+// which the app keeps when it writes its own pairs, and asks the worker again after each change. A plan row's
+// A/B button asks the worker for the page with that node in the scenario and hands it to the app (rdma-state).
+const css = document.createElement("link");
+css.rel = "stylesheet";
+css.href = "sections.css";
+document.head.appendChild(css);
+
+export function start(request) {
+  const busy = {};
+  const dirty = {};
+  // One request per section at a time; a change while one runs asks again when it ends.
+  function refresh(sec) {
+    const box = document.getElementById(sec + "-result");
+    if (!box) return;
+    dirty[sec] = true;
+    if (busy[sec]) return;
+    busy[sec] = true;
+    dirty[sec] = false;
+    request({ action: sec })
+      .then((r) => {
+        box.innerHTML = r.html;
+      })
+      .catch((err) => {
+        box.textContent = "The " + sec + " section could not be computed: " + err.message + ".";
+      })
+      .finally(() => {
+        busy[sec] = false;
+        if (dirty[sec]) refresh(sec);
+      });
+  }
+  // The section's inputs into the URL: only what differs from the form's default (data-default, or empty).
+  function write(form) {
+    const sec = form.dataset.sec;
+    const p = new URLSearchParams(location.search);
+    for (const k of [...p.keys()]) if (k.startsWith(sec + ".")) p.delete(k);
+    for (const el of form.querySelectorAll("[name]")) {
+      const v = el.type === "checkbox" ? (el.checked ? "1" : "") : el.value;
+      const dflt = el.dataset.default || (el.tagName === "SELECT" ? el.options[0].value : "");
+      if (v !== "" && v !== dflt) p.set(sec + "." + el.name, v);
+    }
+    const q = p.toString();
+    history.replaceState(null, "", location.pathname + (q ? "?" + q : "") + location.hash);
+    // The share link, and the checked scenario's card (its verdict line), follow the URL.
+    window.dispatchEvent(new Event("rdma-url"));
+  }
+  function onEdit(e) {
+    const form = e.target.closest && e.target.closest("[data-sec]");
+    if (!form) return;
+    write(form);
+  }
+  document.addEventListener("input", onEdit);
+  document.addEventListener("change", onEdit);
+  document.addEventListener("click", (e) => {
+    const sort = e.target.closest && e.target.closest("[data-sort]");
+    if (sort) {
+      const p = new URLSearchParams(location.search);
+      p.set("plan.sort", sort.dataset.sort);
+      history.replaceState(null, "", location.pathname + "?" + p + location.hash);
+      window.dispatchEvent(new Event("rdma-url"));
+      return;
+    }
+    const fill = e.target.closest && e.target.closest("[data-fill]");
+    if (fill) {
+      fill.disabled = true;
+      request({ action: "fill", side: fill.dataset.fill, offer: fill.dataset.offer }).then((r) => {
+        fill.disabled = false;
+        if (typeof r.query !== "string") return;
+        history.replaceState(null, "", location.pathname + (r.query ? "?" + r.query : "") + location.hash);
+        window.dispatchEvent(new Event("rdma-state"));
+        document.getElementById(fill.dataset.fill + "-title")?.scrollIntoView({ block: "nearest" });
+      });
+    }
+  });
+  // Any change of the page (a scenario, a section) redraws both results.
+  window.addEventListener("rdma-url", () => {
+    refresh("run");
+    refresh("plan");
+  });
+  for (const sec of ["run", "plan"]) {
+    const box = document.getElementById(sec + "-box");
+    if (!box) continue;
+    request({ action: sec + "-form" }).then((r) => {
+      box.innerHTML = r.html;
+      refresh(sec);
+    });
+  }
+}

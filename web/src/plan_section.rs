@@ -1,0 +1,416 @@
+//! "Plan a rental": a scenario's job on every node offer (estimator-core's `plan`), as a sortable table and a chart
+//! of time to train against cost (or GPU-hours without prices); each row fills scenario A or B. Drawn by the report
+//! worker only (`static/sections.js` asks for the form, the result and a fill): none of it weighs on the first
+//! load. The state lives in the URL's `plan.*` pairs: `plan.side` (whose job), `plan.tokens`, `plan.deadline`,
+//! `plan.max_nodes`, `plan.best`, `plan.prices` (`OFFER=USD` lines or CSV) and `plan.sort`.
+
+use estimator_core::plan::{OfferPlan, Plan, PlanInput, parse_prices, plan};
+use estimator_core::quantity::{parse_count, parse_duration};
+use estimator_core::scenario::{DEFAULT_MFU, DEFAULT_TOKENS_PER_STEP};
+use estimator_core::{ComputeInput, Seconds, human};
+
+use crate::chart::{BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH};
+use crate::form::FormField;
+use crate::html;
+use crate::html::Html;
+use crate::share::{PageState, Side, section, with_sections};
+
+/// The longest prices text read from the URL.
+const MAX_PRICES: usize = 4000;
+/// The longest value read for the other inputs.
+const MAX_TEXT: usize = 64;
+
+/// How the table is sorted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sort {
+    /// The plan's ranking: cost with prices, else time to train.
+    Rank,
+    /// Time to train.
+    Time,
+    /// Cost.
+    Cost,
+    /// GPU-hours.
+    Hours,
+    /// Step.
+    Step,
+    /// Nodes.
+    Nodes,
+}
+
+impl Sort {
+    const ALL: [(Sort, &'static str); 6] = [
+        (Sort::Rank, "rank"),
+        (Sort::Time, "time"),
+        (Sort::Cost, "cost"),
+        (Sort::Hours, "hours"),
+        (Sort::Step, "step"),
+        (Sort::Nodes, "nodes"),
+    ];
+
+    fn parse(v: &str) -> Sort {
+        Sort::ALL.iter().find(|(_, k)| *k == v).map_or(Sort::Rank, |(s, _)| *s)
+    }
+
+    fn value(self, o: &OfferPlan) -> Option<f64> {
+        match self {
+            Sort::Rank => None,
+            Sort::Time => o.time_to_train_s,
+            Sort::Cost => o.cost_usd,
+            Sort::Hours => o.gpu_hours,
+            Sort::Step => o.step_s,
+            Sort::Nodes => o.nodes.map(f64::from),
+        }
+    }
+}
+
+/// The section's inputs, as typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanForm {
+    /// Whose job.
+    pub side: Side,
+    /// Tokens to train on.
+    pub tokens: String,
+    /// The time allowed (`30d`).
+    pub deadline: String,
+    /// The most nodes to try.
+    pub max_nodes: String,
+    /// Try every synchronisation.
+    pub best: bool,
+    /// Prices: `OFFER=USD` lines or CSV.
+    pub prices: String,
+    /// The table's order.
+    pub sort: Sort,
+}
+
+impl PlanForm {
+    /// Reads the `plan.*` pairs of a page query.
+    pub fn from_query(query: &str) -> PlanForm {
+        let mut f = PlanForm {
+            side: Side::A,
+            tokens: "1T".to_string(),
+            deadline: String::new(),
+            max_nodes: "64".to_string(),
+            best: false,
+            prices: String::new(),
+            sort: Sort::Rank,
+        };
+        for (k, v) in section(query, "plan") {
+            let short = || v.chars().take(MAX_TEXT).collect::<String>();
+            match k.as_str() {
+                "side" => f.side = if v == "b" { Side::B } else { Side::A },
+                "tokens" => f.tokens = short(),
+                "deadline" => f.deadline = short(),
+                "max_nodes" => f.max_nodes = short(),
+                "best" => f.best = matches!(v.as_str(), "1" | "true" | "on"),
+                "prices" => f.prices = v.chars().take(MAX_PRICES).collect(),
+                "sort" => f.sort = Sort::parse(&v),
+                _ => {}
+            }
+        }
+        f
+    }
+}
+
+/// The plan of the query's section, or why there is none (the input named).
+pub fn plan_of(query: &str) -> Result<(Side, Plan, bool), String> {
+    let f = PlanForm::from_query(query);
+    let (state, _) = PageState::from_query(query);
+    let form = if f.side == Side::A { &state.a } else { &state.b };
+    let (mut job, errors) = form.read();
+    if !errors.is_empty() {
+        return Err(format!("Scenario {}'s inputs do not read: fix them above.", f.side.label()));
+    }
+    // The plan's compute comes from tokens: a scenario that gives milliseconds takes the page's defaults.
+    let from_ms = matches!(job.compute, ComputeInput::Given { .. });
+    if from_ms {
+        job.compute = ComputeInput::Tokens { tokens_per_step: DEFAULT_TOKENS_PER_STEP, mfu: DEFAULT_MFU };
+    }
+    let tokens = parse_count(&f.tokens).map_err(|e| format!("Tokens to train: {e}"))?;
+    let deadline_s = if f.deadline.trim().is_empty() {
+        None
+    } else {
+        Some(parse_duration(&f.deadline).map_err(|e| format!("Deadline: {e}"))?)
+    };
+    let max_nodes = f.max_nodes.trim().parse::<i64>().map_err(|_| "Up to nodes: not a whole number".to_string())?;
+    let prices = parse_prices(&f.prices).map_err(|e| format!("Prices: {e}"))?;
+    let input = PlanInput { tokens, deadline_s, max_nodes, best_layout: f.best, prices, only: Vec::new() };
+    let p = plan(&job, &input).map_err(|e| {
+        let what = match e.field {
+            estimator_core::Field::Tokens => "Tokens to train",
+            estimator_core::Field::Deadline => "Deadline",
+            estimator_core::Field::MaxNodes => "Up to nodes",
+            estimator_core::Field::Price | estimator_core::Field::Offer => "Prices",
+            _ => "The job",
+        };
+        format!("{what}: {}", e.reason)
+    })?;
+    Ok((f.side, p, from_ms))
+}
+
+/// The section's form, with the values of the query.
+pub fn form(query: &str) -> Html {
+    let f = PlanForm::from_query(query);
+    let mut h = Html::from_static(
+        "<p class=\"fine\">What should you rent? A scenario's job (model, layout, tokens per step and MFU) on \
+         every node offer of the catalog: the smallest node count that fits, the one that meets your deadline, \
+         time to train, GPU-hours and, with your prices per GPU-hour, the cost. The catalog has no prices: they \
+         change weekly.</p><div class=\"sec-form\" data-sec=\"plan\">",
+    );
+    let sel = |on: bool| if on { " selected" } else { "" };
+    html!(
+        h,
+        "<label>Job of scenario <select name=\"side\" id=\"plan-side\"><option value=\"a\"{}>A</option><option value=\"b\"{}>B</option></select></label>",
+        sel(f.side == Side::A),
+        sel(f.side == Side::B)
+    );
+    html!(
+        h,
+        "<label>Tokens to train <input name=\"tokens\" id=\"plan-tokens\" data-default=\"1T\" value=\"{}\"></label>",
+        f.tokens
+    );
+    html!(
+        h,
+        "<label>Deadline <input name=\"deadline\" id=\"plan-deadline\" placeholder=\"30d, 2w, 36h\" value=\"{}\"></label>",
+        f.deadline
+    );
+    html!(
+        h,
+        "<label>Up to nodes <input name=\"max_nodes\" id=\"plan-max-nodes\" inputmode=\"numeric\" data-default=\"64\" value=\"{}\"></label>",
+        f.max_nodes
+    );
+    html!(
+        h,
+        "<label class=\"check\"><input type=\"checkbox\" name=\"best\" id=\"plan-best\"{}> Best layout (every synchronisation)</label>",
+        if f.best { " checked" } else { "" }
+    );
+    html!(
+        h,
+        "<label class=\"wide\">Prices, USD per GPU-hour: OFFER=USD a line, or CSV with a header (id,usd_per_gpu_hour and, for an offer of your own, gpu,gpus_per_node,adapters,link_gbps,fabric) <textarea name=\"prices\" id=\"plan-prices\" rows=\"3\" spellcheck=\"false\" placeholder=\"aws-p5.48xlarge=3.9\">{}</textarea></label></div>",
+        f.prices
+    );
+    h.push_static("<div id=\"plan-result\" aria-live=\"polite\"></div>");
+    h
+}
+
+fn at(v: f64) -> String {
+    human::fixed(v, 1)
+}
+
+/// Whole decades around the values (at least one).
+fn decades(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let lo = lo.log10().floor();
+    (lo, hi.log10().ceil().max(lo + 1.0))
+}
+
+/// Time to train (days, across) against cost or GPU-hours (up), both logarithmic; each offer a numbered dot.
+fn chart(rows: &[(usize, &OfferPlan)], priced: bool) -> Html {
+    let mut out = Html::new();
+    let value = |o: &OfferPlan| if priced { o.cost_usd } else { o.gpu_hours };
+    let pts: Vec<(usize, &OfferPlan, f64, f64)> = rows
+        .iter()
+        .filter_map(|(n, o)| Some((*n, *o, o.time_to_train_s? / 86_400.0, value(o)?)))
+        .filter(|(_, _, x, y)| *x > 0.0 && *y > 0.0)
+        .collect();
+    if pts.is_empty() {
+        return out;
+    }
+    let (x_lo, x_hi) = decades(pts.iter().map(|p| p.2));
+    let (y_lo, y_hi) = decades(pts.iter().map(|p| p.3));
+    let (pw, ph) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
+    let x = |v: f64| LEFT + pw * (v.log10() - x_lo) / (x_hi - x_lo);
+    let y = |v: f64| TOP + ph * (1.0 - (v.log10() - y_lo) / (y_hi - y_lo));
+    let what = if priced { "cost (USD)" } else { "GPU-hours" };
+    html!(
+        out,
+        r#"<figure class="chart" id="plan-chart"><figcaption>Time to train (days, across) against {} (up), both logarithmic; each dot is an offer, numbered as in the table: down and to the left is better.</figcaption><svg viewBox="0 0 {} {}" role="img" aria-label="Time to train against {} for each offer">"#,
+        what,
+        at(WIDTH),
+        at(HEIGHT),
+        what
+    );
+    let mut d = y_lo;
+    while d <= y_hi + 1e-9 {
+        let v = 10f64.powf(d);
+        let label = if priced { human::usd(v) } else { human::count(v) };
+        html!(
+            out,
+            r#"<line class="gridline" x1="{0}" x2="{1}" y1="{2}" y2="{2}"></line><text class="tick" x="{3}" y="{4}" text-anchor="end">{5}</text>"#,
+            at(LEFT),
+            at(WIDTH - RIGHT),
+            at(y(v)),
+            at(LEFT - 6.0),
+            at(y(v) + 4.0),
+            label
+        );
+        d += 1.0;
+    }
+    let mut d = x_lo;
+    while d <= x_hi + 1e-9 {
+        let v = 10f64.powf(d);
+        html!(
+            out,
+            r#"<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>"#,
+            at(x(v)),
+            at(HEIGHT - BOTTOM + 16.0),
+            human::sig(v, 2)
+        );
+        d += 1.0;
+    }
+    html!(
+        out,
+        r#"<text class="axis-title" x="{}" y="{}" text-anchor="middle">days to train</text>"#,
+        at((WIDTH + LEFT) / 2.0),
+        at(HEIGHT - 4.0)
+    );
+    for (n, o, tx, ty) in &pts {
+        html!(
+            out,
+            r#"<g class="plan-dot"><circle cx="{}" cy="{}" r="4"><title>{}: {} days, {}</title></circle><text class="tick" x="{}" y="{}">{}</text></g>"#,
+            at(x(*tx)),
+            at(y(*ty)),
+            o.name,
+            human::num(*tx, 1),
+            if priced { human::usd(*ty) } else { format!("{} GPU-hours", human::count(*ty)) },
+            at(x(*tx) + 6.0),
+            at(y(*ty) - 4.0),
+            *n
+        );
+    }
+    out.push_static("</svg></figure>");
+    out
+}
+
+fn opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
+    v.map_or_else(|| "–".to_string(), f)
+}
+
+/// The section's result: the answer, the chart and the table (sorted as the query asks).
+pub fn result(query: &str) -> Html {
+    let (side, p, from_ms) = match plan_of(query) {
+        Ok(x) => x,
+        Err(e) => {
+            let mut h = Html::new();
+            html!(h, "<p class=\"error\" id=\"plan-error\">{}</p>", e);
+            return h;
+        }
+    };
+    let sort = PlanForm::from_query(query).sort;
+    let priced = p.ranked_by == "cost";
+    let mut rows: Vec<(usize, &OfferPlan)> = p.offers.iter().enumerate().map(|(i, o)| (i + 1, o)).collect();
+    if sort != Sort::Rank {
+        rows.sort_by(|a, b| {
+            let (va, vb) = (sort.value(a.1), sort.value(b.1));
+            va.is_none().cmp(&vb.is_none()).then_with(|| va.unwrap_or(0.0).total_cmp(&vb.unwrap_or(0.0)))
+        });
+    }
+    let mut h = Html::new();
+    html!(h, "<p class=\"plan-headline\" id=\"plan-headline\"><b>{}</b>.</p>", p.headline);
+    html!(
+        h,
+        "<p class=\"fine\">Scenario {}'s job: {} tokens per step ({} steps){}.</p>",
+        side.label(),
+        human::params(p.tokens_per_step),
+        human::count(p.steps),
+        if from_ms { "; its compute is given in ms, so the plan takes 4M tokens per step at 40% MFU" } else { "" }
+    );
+    h.push(&chart(&rows, priced));
+    h.push_static("<div class=\"table-scroll\"><table class=\"plan-table\" id=\"plan-table\"><thead><tr><th>#</th><th>offer</th><th>node</th>");
+    for (s, key, title) in [
+        (Sort::Nodes, "nodes", "nodes"),
+        (Sort::Step, "step", "step"),
+        (Sort::Time, "time", "time to train"),
+        (Sort::Hours, "hours", "GPU-hours"),
+        (Sort::Cost, "cost", "cost"),
+    ] {
+        html!(
+            h,
+            "<th><button type=\"button\" class=\"sort\" data-sort=\"{}\" aria-pressed=\"{}\">{}</button></th>",
+            key,
+            if sort == s { "true" } else { "false" },
+            title
+        );
+        if s == Sort::Step {
+            h.push_static("<th>exposed</th><th>layout</th>");
+        }
+        if s == Sort::Hours {
+            h.push_static("<th>$/GPU-h</th>");
+        }
+    }
+    h.push_static("<th>fill</th></tr></thead><tbody>");
+    for (n, o) in &rows {
+        let gpu = estimator_core::catalog::lookup(&o.offer.gpu).spec().name;
+        let gpus = format!("{} × {}", o.offer.gpus_per_node, gpu);
+        let net = format!("{} × {}G {}", o.offer.adapters, human::num(o.offer.link_gbps, 0), o.offer.fabric.name());
+        html!(h, "<tr data-offer=\"{}\"><td>{}</td><td>", o.id, *n);
+        if o.source.starts_with("https://") {
+            html!(h, "<a href=\"{}\" rel=\"noopener noreferrer\" title=\"{}\">{}</a>", o.source, o.source_note, o.name);
+        } else {
+            html!(h, "<span title=\"{}\">{}</span>", o.source_note, o.name);
+        }
+        let late = if o.meets_deadline == Some(false) { " (late)" } else { "" };
+        html!(
+            h,
+            "</td><td class=\"node\">{}<br>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>",
+            gpus,
+            net,
+            o.nodes.map_or_else(|| "–".to_string(), |n| n.to_string()),
+            opt(o.step_s, |s| human::secs(Seconds::new(s))),
+            opt(o.exposed_share, human::pct),
+            o.layout.clone().unwrap_or_else(|| "–".to_string()),
+            opt(o.time_to_train_s, human::duration),
+            late,
+            opt(o.gpu_hours, human::count),
+            opt(o.usd_per_gpu_hour, |u| human::num(u, 2)),
+            opt(o.cost_usd, human::usd)
+        );
+        match o.nodes {
+            Some(nodes) => {
+                for s in [Side::A, Side::B] {
+                    html!(
+                        h,
+                        "<button type=\"button\" class=\"fill\" data-fill=\"{}\" data-offer=\"{}\" data-nodes=\"{}\" aria-label=\"Fill scenario {} with {}\">{}</button>",
+                        s.key(),
+                        o.id,
+                        nodes,
+                        s.label(),
+                        o.name,
+                        s.label()
+                    );
+                }
+            }
+            None => html!(h, "<span class=\"fine\">{}</span>", o.why.clone().unwrap_or_default()),
+        }
+        h.push_static("</td></tr>");
+    }
+    h.push_static("</tbody></table></div>");
+    h
+}
+
+/// The page query with scenario `side` set to offer `id`'s node on the plan's node count and layout (the sections'
+/// pairs kept), or `None` when the plan has no such row.
+pub fn fill(query: &str, side: Side, id: &str) -> Option<String> {
+    let (_, p, _) = plan_of(query).ok()?;
+    let o = p.offers.iter().find(|o| o.id == id)?;
+    let nodes = o.nodes?;
+    let (mut state, _) = PageState::from_query(query);
+    let form = if side == Side::A { &mut state.a } else { &mut state.b };
+    let gpu = estimator_core::catalog::lookup(&o.offer.gpu).spec().key;
+    let mut set = vec![
+        (FormField::Gpu, gpu.to_string()),
+        (FormField::GpusPerNode, o.offer.gpus_per_node.to_string()),
+        (FormField::Nodes, nodes.to_string()),
+        (FormField::Adapters, o.offer.adapters.to_string()),
+        (FormField::Link, human::num(o.offer.link_gbps, 3)),
+        (FormField::Fabric, o.offer.fabric.name().to_string()),
+        (FormField::Gdr, if o.offer.gdr { "1" } else { "0" }.to_string()),
+    ];
+    if let Some(sync) = o.sync {
+        set.push((FormField::Sync, sync.name().to_string()));
+    }
+    for (f, v) in set {
+        form.set(f, &v).ok()?;
+    }
+    form.clear_measured();
+    Some(with_sections(&state.to_query(), query))
+}

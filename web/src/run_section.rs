@@ -1,0 +1,283 @@
+//! "Check a run": the step a user measured on a scenario's nodes against the model's step for that scenario,
+//! with the run's own single-node step as the compute (estimator-core's `run_check`). Drawn by the report worker
+//! only (`static/sections.js` asks for the form and the result): none of it weighs on the first load. The state
+//! lives in the URL's `run.*` pairs, which the app keeps when it writes its own ([`crate::share::with_sections`]).
+//!
+//! Inputs: `run.side` (`a` or `b`), `run.compute_ms`, `run.by` (`step`, `tokens` or `samples`), `run.measured` (seconds
+//! per step, tokens per second or samples per second) and `run.per_step` (tokens or samples per step; blank: the
+//! scenario's for tokens). The NCCL log and `nvidia-smi topo -m` loaded last in "Your node" are evidence.
+
+use estimator_core::import::{NcclLog, Topology};
+use estimator_core::quantity::parse_count;
+use estimator_core::run_check::{RunCheck, RunEvidence, RunInput, RunVerdict, check_run};
+use estimator_core::{ComputeInput, Field, Scenario, Seconds, human};
+
+use crate::html;
+use crate::html::Html;
+use crate::share::{PageState, Side, section};
+
+/// How the run's speed was measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum By {
+    /// Seconds per step.
+    Step,
+    /// Tokens per second.
+    Tokens,
+    /// Samples per second.
+    Samples,
+}
+
+/// The section's inputs, as typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunForm {
+    /// The scenario checked.
+    pub side: Side,
+    /// The run's step on one node, ms.
+    pub compute_ms: String,
+    /// What was measured.
+    pub by: By,
+    /// The measurement.
+    pub measured: String,
+    /// Tokens or samples per step.
+    pub per_step: String,
+}
+
+/// The longest value read from the URL for one input.
+const MAX_TEXT: usize = 64;
+
+impl RunForm {
+    /// Reads the `run.*` pairs of a page query.
+    pub fn from_query(query: &str) -> RunForm {
+        let mut f = RunForm {
+            side: Side::A,
+            compute_ms: String::new(),
+            by: By::Step,
+            measured: String::new(),
+            per_step: String::new(),
+        };
+        for (k, v) in section(query, "run") {
+            let v: String = v.chars().take(MAX_TEXT).collect();
+            match k.as_str() {
+                "side" => f.side = if v == "b" { Side::B } else { Side::A },
+                "compute_ms" => f.compute_ms = v,
+                "by" => {
+                    f.by = match v.as_str() {
+                        "tokens" => By::Tokens,
+                        "samples" => By::Samples,
+                        _ => By::Step,
+                    }
+                }
+                "measured" => f.measured = v,
+                "per_step" => f.per_step = v,
+                _ => {}
+            }
+        }
+        f
+    }
+
+    /// Whether the user has started: a compute and a measurement given.
+    pub fn filled(&self) -> bool {
+        !self.compute_ms.trim().is_empty() && !self.measured.trim().is_empty()
+    }
+}
+
+/// The label of an input, for its error.
+fn label(field: Field) -> &'static str {
+    match field {
+        Field::ComputeMs => "Compute (the run's step on one node)",
+        Field::TokensPerStep | Field::SamplesPerStep => "Per step",
+        _ => "Measured",
+    }
+}
+
+fn number(label: &str, text: &str) -> Result<f64, String> {
+    parse_count(text).map_err(|e| format!("{label}: {e}"))
+}
+
+/// The check of the form's run on its scenario, or why there is none: `Ok(None)` before the user has started.
+pub fn check(query: &str, log: Option<&NcclLog>, topo: Option<&Topology>) -> Result<Option<(Side, RunCheck)>, String> {
+    let f = RunForm::from_query(query);
+    if !f.filled() {
+        return Ok(None);
+    }
+    let (state, _) = PageState::from_query(query);
+    let form = if f.side == Side::A { &state.a } else { &state.b };
+    let (mut input, errors) = form.read();
+    if !errors.is_empty() {
+        return Err(format!("Scenario {}'s inputs do not read: fix them above.", f.side.label()));
+    }
+    let compute = number(label(Field::ComputeMs), &f.compute_ms)?;
+    input.compute = ComputeInput::Given { ms: compute };
+    let s = Scenario::new(input).map_err(|e| format!("{}: {}", label(e.field), e.reason))?;
+    let measured = number(label(Field::MeasuredStepS), &f.measured)?;
+    let per_step = if f.per_step.trim().is_empty() { None } else { Some(number("Per step", &f.per_step)?) };
+    let run = match f.by {
+        By::Step => RunInput { measured_step_s: Some(measured), ..RunInput::default() },
+        By::Tokens => {
+            RunInput { measured_tokens_per_s: Some(measured), tokens_per_step: per_step, ..RunInput::default() }
+        }
+        By::Samples => {
+            RunInput { measured_samples_per_s: Some(measured), samples_per_step: per_step, ..RunInput::default() }
+        }
+    };
+    let m = run.step(&s).map_err(|e| format!("{}: {}", label(e.field), e.reason))?;
+    Ok(Some((f.side, check_run(&s, &m, RunEvidence { log, topo, summary: None, nccl_tests: None }))))
+}
+
+/// The section's form, with the values of the query.
+pub fn form(query: &str) -> Html {
+    let f = RunForm::from_query(query);
+    let mut h = Html::from_static(
+        "<p class=\"fine\">Is a slow run the network's fault? Give the run's own step on one node (the compute, \
+         for the same work per GPU) and what it measured on the scenario's nodes: the check runs the scenario's \
+         job and hardware with that compute. An NCCL log or <code>nvidia-smi topo -m</code> loaded in \
+         \"Your node\" is evidence for it.</p><div class=\"sec-form\" data-sec=\"run\">",
+    );
+    let sel = |on: bool| if on { " selected" } else { "" };
+    html!(
+        h,
+        "<label>Scenario <select name=\"side\" id=\"run-side\"><option value=\"a\"{}>A</option><option value=\"b\"{}>B</option></select></label>",
+        sel(f.side == Side::A),
+        sel(f.side == Side::B)
+    );
+    html!(
+        h,
+        "<label>Compute: the run's step on one node, ms <input name=\"compute_ms\" id=\"run-compute\" inputmode=\"decimal\" value=\"{}\"></label>",
+        f.compute_ms
+    );
+    html!(
+        h,
+        "<label>Measured on the nodes <select name=\"by\" id=\"run-by\"><option value=\"step\"{}>seconds per step</option><option value=\"tokens\"{}>tokens per second</option><option value=\"samples\"{}>samples per second</option></select></label>",
+        sel(f.by == By::Step),
+        sel(f.by == By::Tokens),
+        sel(f.by == By::Samples)
+    );
+    html!(
+        h,
+        "<label>Value <input name=\"measured\" id=\"run-measured\" inputmode=\"decimal\" value=\"{}\"></label>",
+        f.measured
+    );
+    html!(
+        h,
+        "<label>Tokens or samples per step <input name=\"per_step\" id=\"run-per-step\" placeholder=\"the scenario's\" value=\"{}\"></label></div>",
+        f.per_step
+    );
+    h.push_static("<div id=\"run-result\" aria-live=\"polite\"></div>");
+    h
+}
+
+fn secs(t: f64) -> String {
+    human::secs(Seconds::new(t))
+}
+
+fn gbs(v: Option<f64>) -> String {
+    v.map_or_else(|| "none explains it".to_string(), |b| format!("{} GB/s", human::num(b, 1)))
+}
+
+/// The section's result for the query: the verdict with its figures, causes and evidence; a prompt before the
+/// user has started; the error, naming the input, when an input does not read.
+pub fn result(query: &str, log: Option<&NcclLog>, topo: Option<&Topology>) -> Html {
+    let c = match check(query, log, topo) {
+        Ok(None) => {
+            return Html::from_static("<p class=\"fine\">Fill the compute and the measurement to check a run.</p>");
+        }
+        Err(e) => {
+            let mut h = Html::new();
+            html!(h, "<p class=\"error\" id=\"run-error\">{}</p>", e);
+            return h;
+        }
+        Ok(Some((_, c))) => c,
+    };
+    let mut h = Html::new();
+    html!(
+        h,
+        "<p class=\"run-verdict {}\" id=\"run-verdict\"><b>{}</b>: {}.</p>",
+        c.verdict.name(),
+        c.verdict.name(),
+        c.headline
+    );
+    h.push_static("<table class=\"run-figures\"><tbody>");
+    let rows = [
+        ("Step", format!("measured {}, expected {}", secs(c.measured_step_s), secs(c.expected_step_s))),
+        (
+            "Expected",
+            format!(
+                "compute {} + exposed communication {}{}",
+                secs(c.compute_s),
+                secs(c.expected_exposed_comm_s),
+                if c.bubble_s > 0.0 { format!(" + pipeline bubble {}", secs(c.bubble_s)) } else { String::new() }
+            ),
+        ),
+        (
+            "Communication",
+            format!(
+                "implied {} (measured minus compute); the model's {}, {} of it hidden by the schedule",
+                secs(c.implied_comm_s),
+                secs(c.expected_comm_s),
+                human::pct(c.expected_hidden_share)
+            ),
+        ),
+        (
+            "Bus bandwidth",
+            format!(
+                "implied {}, expected {} GB/s; from {} up the step stays within the tolerance",
+                gbs(c.implied_busbw_gbs),
+                human::num(c.expected_busbw_gbs, 1),
+                gbs(c.busbw_floor_gbs)
+            ),
+        ),
+        ("Tolerance", format!("±{}: {}", human::pct(c.tolerance), c.tolerance_basis)),
+        ("Measured", c.measured_from.clone()),
+    ];
+    for (k, v) in rows {
+        html!(h, "<tr><th scope=\"row\">{}</th><td>{}</td></tr>", k, v);
+    }
+    h.push_static("</tbody></table>");
+    if !c.causes.is_empty() {
+        let title =
+            if c.verdict == RunVerdict::SlowerThanExpected { "Likely causes, most likely first" } else { "Notes" };
+        html!(h, "<h3>{}</h3><ol class=\"run-causes\" id=\"run-causes\">", title);
+        for k in &c.causes {
+            html!(h, "<li data-cause=\"{}\"><b>{}</b> ({}): {}<ul>", k.id, k.id, k.status, k.text);
+            for x in &k.check {
+                html!(h, "<li>check: {}</li>", x);
+            }
+            h.push_static("</ul></li>");
+        }
+        h.push_static("</ol>");
+    }
+    if !c.ruled_out.is_empty() {
+        h.push_static("<h3>Ruled out</h3><ul class=\"fine\">");
+        for r in &c.ruled_out {
+            html!(h, "<li>{}: {}</li>", r.id, r.why);
+        }
+        h.push_static("</ul>");
+    }
+    for e in &c.evidence {
+        html!(h, "<p class=\"fine\">Evidence: {}</p>", e);
+    }
+    h
+}
+
+/// The verdict in one line, for the checked scenario's card (`render::details`), when the section holds a run for
+/// `side`.
+pub fn verdict_line(query: &str, side: Side, log: Option<&NcclLog>, topo: Option<&Topology>) -> Html {
+    let mut h = Html::new();
+    if let Ok(Some((s, c))) = check(query, log, topo)
+        && s == side
+    {
+        let first = c.causes.first().filter(|_| c.verdict == RunVerdict::SlowerThanExpected);
+        let likely = first.map_or_else(String::new, |k| format!("; most likely {}", k.id));
+        html!(
+            h,
+            "<p class=\"run-verdict {}\" id=\"{}-run-verdict\"><b>Your run</b>: {}, {} measured against {} expected{} (Check a run, below).</p>",
+            c.verdict.name(),
+            side.key(),
+            c.verdict.name(),
+            secs(c.measured_step_s),
+            secs(c.expected_step_s),
+            likely
+        );
+    }
+    h
+}

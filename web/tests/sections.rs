@@ -1,0 +1,105 @@
+//! "Check a run" and "Plan a rental", the report worker's pure modules, in headless Chromium: their state in the
+//! URL next to the app's, the checks and plans they draw, the errors naming their input, and text from a link
+//! never becoming markup.
+//!
+//! Run: `cargo test -p web --target wasm32-unknown-unknown` (the runner is set in .cargo/config.toml).
+
+#![allow(missing_docs)]
+
+use wasm_bindgen_test::*;
+use web::plan_section::{self, PlanForm};
+use web::run_section::{self, RunForm};
+use web::share::{PageState, Side, section, with_sections};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The page's first load (A: 2 nodes of 8 x H100 on one 25 GbE port; B: 8 x 400G InfiniBand) with `extra`.
+fn query(extra: &str) -> String {
+    with_sections(&PageState::default().to_query(), extra)
+}
+
+#[wasm_bindgen_test]
+fn the_sections_pairs_survive_the_apps_own_writes() {
+    let old = "?v=3&a.link=100&run.side=b&run.measured=9&plan.prices=aws-p5.48xlarge%3D3.9%0Ax%3D1&embed=1";
+    let kept = with_sections("v=3&a.link=400", old);
+    assert_eq!(kept, "v=3&a.link=400&run.side=b&run.measured=9&plan.prices=aws-p5.48xlarge%3D3.9%0Ax%3D1");
+    assert_eq!(with_sections("", "?a.link=1"), "");
+    let run = section(old, "run");
+    assert_eq!(run, [("side".to_string(), "b".to_string()), ("measured".to_string(), "9".to_string())]);
+    assert_eq!(section(old, "plan")[0].1, "aws-p5.48xlarge=3.9\nx=1");
+    // The app reads past them.
+    let (state, notes) = PageState::from_query(old);
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(state.a.link_gbps, "100");
+}
+
+#[wasm_bindgen_test]
+fn a_run_is_checked_on_its_scenario_and_named_beside_it() {
+    let q = query("run.side=b&run.compute_ms=1000&run.measured=9");
+    let f = RunForm::from_query(&q);
+    assert_eq!((f.side, f.filled()), (Side::B, true));
+    let (side, c) = run_section::check(&q, None, None).expect("reads").expect("filled");
+    assert_eq!(side, Side::B);
+    assert_eq!(c.verdict.name(), "slower-than-expected");
+    let html = run_section::result(&q, None, None);
+    assert!(html.contains("id=\"run-verdict\"") && html.contains("socket-fallback"), "{}", html.as_str());
+    assert!(run_section::verdict_line(&q, Side::B, None, None).contains("b-run-verdict"));
+    assert!(run_section::verdict_line(&q, Side::A, None, None).is_empty(), "only the checked scenario");
+    // Tokens per second with the scenario's tokens per step.
+    let q = query("run.compute_ms=1000&run.by=tokens&run.measured=50k&run.side=b");
+    let (_, c) = run_section::check(&q, None, None).expect("reads").expect("filled");
+    assert!(c.measured_from.contains("tokens"), "{}", c.measured_from);
+    // Before the user starts: a prompt, no verdict.
+    assert!(run_section::result(&query(""), None, None).contains("Fill the compute"));
+}
+
+#[wasm_bindgen_test]
+fn a_bad_run_input_is_named_and_a_links_text_stays_text() {
+    let err = |extra: &str| run_section::check(&query(extra), None, None).expect_err("refused");
+    assert!(
+        err("run.compute_ms=-5&run.measured=9").starts_with("Compute"),
+        "{}",
+        err("run.compute_ms=-5&run.measured=9")
+    );
+    assert!(err("run.compute_ms=100&run.measured=fast").starts_with("Measured:"));
+    assert!(err("run.compute_ms=100&run.by=samples&run.measured=3").starts_with("Per step"));
+    let hostile = query("run.compute_ms=100&run.measured=%3Cscript%3Ealert(1)%3C%2Fscript%3E");
+    let html = run_section::result(&hostile, None, None);
+    assert!(!html.contains("<script"), "{}", html.as_str());
+    let form = run_section::form(&hostile);
+    assert!(!form.contains("<script") && form.contains("&lt;script"), "{}", form.as_str());
+}
+
+#[wasm_bindgen_test]
+fn a_plan_ranks_the_offers_and_a_row_fills_a_scenario() {
+    let q =
+        query("plan.tokens=100B&plan.prices=aws-p5.48xlarge%3D3.9%0Aazure-nd96isr-h100-v5%3D6.98&plan.deadline=30d");
+    let f = PlanForm::from_query(&q);
+    assert_eq!((f.tokens.as_str(), f.deadline.as_str()), ("100B", "30d"));
+    let (side, p, _) = plan_section::plan_of(&q).expect("a plan");
+    assert_eq!((side, p.ranked_by), (Side::A, "cost"));
+    let html = plan_section::result(&q);
+    assert!(html.contains("id=\"plan-chart\"") && html.contains("data-fill=\"b\""), "{}", &html[..400]);
+    // Sorted by time to train: the rows' times never fall.
+    let sorted = plan_section::result(&format!("{q}&plan.sort=time"));
+    assert!(sorted.contains("data-sort=\"time\" aria-pressed=\"true\""));
+    // Fill B with the p5 row: its node, node count and layout, the sections kept.
+    let filled = plan_section::fill(&q, Side::B, "aws-p5.48xlarge").expect("a row");
+    let (state, _) = PageState::from_query(&filled);
+    let row = p.offers.iter().find(|o| o.id == "aws-p5.48xlarge").expect("planned");
+    assert_eq!(state.b.adapters, "32");
+    assert_eq!(state.b.nodes, row.nodes.expect("fits").to_string());
+    assert!(filled.contains("plan.tokens=100B"), "{filled}");
+    assert!(plan_section::fill(&q, Side::B, "no-such-offer").is_none());
+}
+
+#[wasm_bindgen_test]
+fn a_bad_plan_input_is_named() {
+    let err = |extra: &str| plan_section::plan_of(&query(extra)).expect_err("refused");
+    assert!(err("plan.tokens=lots").starts_with("Tokens to train"));
+    assert!(err("plan.deadline=30").starts_with("Deadline"));
+    assert!(err("plan.max_nodes=0").starts_with("Up to nodes"));
+    assert!(err("plan.prices=id%2Cusd_per_gpu_hour%0Aaws-p5.48xlarge%2Ccheap").contains("line 2, usd_per_gpu_hour"));
+    let html = plan_section::result(&query("plan.prices=%3Cimg%20src%3Dx%3E%3D1"));
+    assert!(!html.contains("<img"), "{}", html.as_str());
+}
