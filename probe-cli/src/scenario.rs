@@ -96,7 +96,7 @@ pub fn flag(field: Field) -> &'static str {
         Field::MeasuredSamplesPerS => "--measured-samples-per-s",
         Field::SamplesPerStep => "--samples-per-step",
         Field::Tokens => "--tokens",
-        Field::Deadline => "--deadline",
+        Field::DeadlineS => "--deadline",
         Field::MaxNodes => "--max-nodes",
         Field::Price => "--price",
         Field::Offer => "--only",

@@ -137,7 +137,7 @@ pub fn plan_of(query: &str) -> Result<(Side, Plan, bool), String> {
     let p = plan(&job, &input).map_err(|e| {
         let what = match e.field {
             estimator_core::Field::Tokens => "Tokens to train",
-            estimator_core::Field::Deadline => "Deadline",
+            estimator_core::Field::DeadlineS => "Deadline",
             estimator_core::Field::MaxNodes => "Up to nodes",
             estimator_core::Field::Price | estimator_core::Field::Offer => "Prices",
             _ => "The job",

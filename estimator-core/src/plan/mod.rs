@@ -141,7 +141,7 @@ impl PlanInput {
     fn check(&self) -> Result<(), ScenarioError> {
         range(Field::Tokens, self.tokens, 1.0, MAX_TOKENS, " tokens")?;
         if let Some(d) = self.deadline_s {
-            range(Field::Deadline, d, 1.0, MAX_DEADLINE_S, " s")?;
+            range(Field::DeadlineS, d, 1.0, MAX_DEADLINE_S, " s")?;
         }
         crate::scenario::count_in(Field::MaxNodes, self.max_nodes, 1, MAX_PLAN_NODES)?;
         for p in &self.prices {

@@ -184,6 +184,6 @@ fn bad_prices_and_offers_name_the_line_and_the_column() {
     assert_eq!(bad(PlanInput { prices: rows(mine), ..Default::default() }), Field::Offer);
     assert_eq!(bad(PlanInput { only: only(&["nope"]), ..Default::default() }), Field::Offer);
     assert_eq!(bad(PlanInput { tokens: 0.0, ..Default::default() }), Field::Tokens);
-    assert_eq!(bad(PlanInput { deadline_s: Some(f64::NAN), ..Default::default() }), Field::Deadline);
+    assert_eq!(bad(PlanInput { deadline_s: Some(f64::NAN), ..Default::default() }), Field::DeadlineS);
     assert_eq!(bad(PlanInput { max_nodes: 0, ..Default::default() }), Field::MaxNodes);
 }

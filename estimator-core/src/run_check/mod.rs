@@ -5,7 +5,7 @@
 //! that is the model's validated error on public training runs of the same kind of fabric ([`tolerance`]); the
 //! communication the measured step implies (measured step minus the compute and the pipeline bubble) against what
 //! the schedule should leave exposed; the all-reduce bus bandwidth that would explain the measured step (found by
-//! giving the model that bus bandwidth as a measurement, [`ScenarioInput::measured_busbw_gbs`], until its step is
+//! giving the model that bus bandwidth as a measurement, [`crate::ScenarioInput::measured_busbw_gbs`], until its step is
 //! the measured one) against the bandwidth the fabric should give; and for a slow run the likely causes, each with
 //! the step it would give and what to check, confirmed or ruled out by the evidence given with the run
 //! (`causes.rs`).

@@ -629,7 +629,7 @@ mod tests {
                 Field::MeasuredSamplesPerS => 28,
                 Field::SamplesPerStep => 29,
                 Field::Tokens => 30,
-                Field::Deadline => 31,
+                Field::DeadlineS => 31,
                 Field::MaxNodes => 32,
                 Field::Price => 33,
                 Field::Offer => 34,

@@ -137,7 +137,7 @@ impl FormField {
             | Field::SamplesPerStep
             // The rental plan's, which its section reads.
             | Field::Tokens
-            | Field::Deadline
+            | Field::DeadlineS
             | Field::MaxNodes
             | Field::Price
             | Field::Offer => return None,
