@@ -35,7 +35,8 @@ export function start(request) {
   function write(form) {
     const sec = form.dataset.sec;
     const p = new URLSearchParams(location.search);
-    for (const k of [...p.keys()]) if (k.startsWith(sec + ".")) p.delete(k);
+    // The table's order (set by its header buttons, not an input) stays.
+    for (const k of [...p.keys()]) if (k.startsWith(sec + ".") && k !== "plan.sort") p.delete(k);
     for (const el of form.querySelectorAll("[name]")) {
       const v = el.type === "checkbox" ? (el.checked ? "1" : "") : el.value;
       const dflt = el.dataset.default || (el.tagName === "SELECT" ? el.options[0].value : "");
@@ -65,13 +66,19 @@ export function start(request) {
     const fill = e.target.closest && e.target.closest("[data-fill]");
     if (fill) {
       fill.disabled = true;
-      request({ action: "fill", side: fill.dataset.fill, offer: fill.dataset.offer }).then((r) => {
-        fill.disabled = false;
-        if (typeof r.query !== "string") return;
-        history.replaceState(null, "", location.pathname + (r.query ? "?" + r.query : "") + location.hash);
-        window.dispatchEvent(new Event("rdma-state"));
-        document.getElementById(fill.dataset.fill + "-title")?.scrollIntoView({ block: "nearest" });
-      });
+      request({ action: "fill", side: fill.dataset.fill, offer: fill.dataset.offer })
+        .then((r) => {
+          if (typeof r.query !== "string") throw new Error("the plan has no such row any more");
+          history.replaceState(null, "", location.pathname + (r.query ? "?" + r.query : "") + location.hash);
+          window.dispatchEvent(new Event("rdma-state"));
+          document.getElementById(fill.dataset.fill + "-title")?.scrollIntoView({ block: "nearest" });
+        })
+        .catch((err) => {
+          fill.title = "Not filled: " + err.message;
+        })
+        .finally(() => {
+          fill.disabled = false;
+        });
     }
   });
   // Any change of the page (a scenario, a section) redraws both results.

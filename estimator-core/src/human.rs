@@ -180,6 +180,11 @@ pub fn count(v: f64) -> String {
     }
 }
 
+/// A time that may be negative: `-40 ms`, `1.20 s` (a measured step below the compute it was given).
+pub fn signed_secs(t: f64) -> String {
+    if t < 0.0 { format!("-{}", secs(Seconds::new(-t))) } else { secs(Seconds::new(t)) }
+}
+
 /// An amount of US dollars: `$950`, `$12.4k`, `$1.63M`, `$2.1B`.
 pub fn usd(v: f64) -> String {
     if v >= 1e9 {

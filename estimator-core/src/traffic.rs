@@ -188,9 +188,11 @@ pub fn group_scenario(s: &Scenario, g: Group) -> Scenario {
     if g.nodes <= 1 || s.input().measured_busbw_gbs.is_none() {
         return v;
     }
-    let busbw = crate::collective::bus_bandwidth(&v).busbw.get() * crate::collective::measured_share(s);
-    let min = crate::scenario::limits::MIN_FRACTION;
-    v.with(|i| i.measured_busbw_gbs = Some(busbw.max(min))).unwrap_or(v)
+    // The group's own all-reduce figure (the one a measurement is set against) at the job's share, within what a
+    // scenario accepts: a group left without its share would run at the model's full bandwidth.
+    let busbw = crate::collective::model_peak_busbw_gbs(&v) * crate::collective::measured_share(s);
+    let busbw = busbw.clamp(crate::scenario::limits::MIN_FRACTION, crate::scenario::limits::MAX_MEASURED_BUSBW_GBS);
+    v.with(|i| i.measured_busbw_gbs = Some(busbw)).unwrap_or(v)
 }
 
 struct Builder<'a> {

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use estimator_core::run_check::{RunCheck, RunEvidence, RunInput, RunVerdict, check_run};
-use estimator_core::{ComputeInput, Scenario, ScenarioInput, Seconds, human};
+use estimator_core::{ComputeInput, Scenario, ScenarioInput, human};
 use serde::Serialize;
 
 use crate::cli::CheckRunArgs;
@@ -89,10 +89,6 @@ pub fn check(a: &CheckRunArgs) -> Result<Outcome, Failure> {
     Ok(if c.verdict == RunVerdict::AsExpected { Outcome::Clean } else { Outcome::Findings })
 }
 
-fn secs(t: f64) -> String {
-    human::secs(Seconds::new(t))
-}
-
 /// The check in words: the hardware, the verdict, the figures side by side, the causes and the evidence.
 fn text(c: &RunCheck, s: &Scenario, files: &[String]) -> String {
     let mut t = String::new();
@@ -113,39 +109,9 @@ fn text(c: &RunCheck, s: &Scenario, files: &[String]) -> String {
     let _ = writeln!(t, "\nVerdict: {}", c.verdict.name());
     let _ = writeln!(t, "  {}.", c.headline);
     let _ = writeln!(t);
-    let _ =
-        writeln!(t, "  step            measured {}   expected {}", secs(c.measured_step_s), secs(c.expected_step_s));
-    let bubble = if c.bubble_s > 0.0 { format!(" + pipeline bubble {}", secs(c.bubble_s)) } else { String::new() };
-    let _ = writeln!(
-        t,
-        "                  expected = compute {} + exposed communication {}{bubble}",
-        secs(c.compute_s),
-        secs(c.expected_exposed_comm_s)
-    );
-    let _ = writeln!(
-        t,
-        "  communication   implied {} (measured minus compute{}); the model's {}, {} of it hidden by the schedule",
-        secs(c.implied_comm_s),
-        if c.bubble_s > 0.0 { " and bubble" } else { "" },
-        secs(c.expected_comm_s),
-        human::pct(c.expected_hidden_share)
-    );
-    let implied =
-        c.implied_busbw_gbs.map_or_else(|| "none explains it".to_string(), |b| format!("{} GB/s", human::num(b, 1)));
-    let _ = writeln!(
-        t,
-        "  bus bandwidth   implied {implied}   expected {} GB/s (all-reduce, large sizes)",
-        human::num(c.expected_busbw_gbs, 1)
-    );
-    if let Some(f) = c.busbw_floor_gbs {
-        let _ = writeln!(
-            t,
-            "                  from {} GB/s up the step stays within the tolerance: a fabric that slow would not show",
-            human::num(f, 1)
-        );
+    for (label, line) in c.figures() {
+        let _ = writeln!(t, "  {label:<15} {line}");
     }
-    let _ = writeln!(t, "  tolerance       ±{}: {}", human::pct(c.tolerance), c.tolerance_basis);
-    let _ = writeln!(t, "  measured        {}", c.measured_from);
     if !c.causes.is_empty() {
         let title =
             if c.verdict == RunVerdict::SlowerThanExpected { "Likely causes, most likely first" } else { "Notes" };

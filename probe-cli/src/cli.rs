@@ -90,8 +90,8 @@ pub struct PlanArgs {
     /// Only these offers (ids, comma-separated); offers of your own are always in.
     #[arg(long, value_delimiter = ',', value_name = "ID,...")]
     pub only: Vec<String>,
-    /// Tokens per optimizer step across all GPUs (the global batch): 4M, 1e6.
-    #[arg(long, value_parser = parse_count_arg, default_value = "4M", value_name = "COUNT")]
+    /// Tokens per optimizer step across all GPUs (the global batch): 4M, 1e6 (default 1024 sequences of 4096).
+    #[arg(long, value_parser = parse_count_arg, default_value_t = estimator_core::scenario::DEFAULT_TOKENS_PER_STEP, value_name = "COUNT")]
     pub tokens_per_step: f64,
     /// Model FLOPs utilisation, 0..1 (compute = 6 x active params x tokens / (GPUs x peak x MFU)).
     #[arg(long, default_value_t = 0.4, allow_negative_numbers = true)]

@@ -171,17 +171,12 @@ fn text(p: &Plan, job: &ScenarioInput, a: &PlanArgs) -> String {
         a.deadline.map_or_else(String::new, |d| format!(", deadline {}", human::duration(d))),
         if a.best_layout { ", best layout" } else { "" }
     );
-    let _ = writeln!(t, "{}.", p.headline);
-    if a.deadline.is_none() {
-        let _ = writeln!(
-            t,
-            "(No deadline: each offer on the node count with the fewest GPU-hours; --deadline 30d asks for one.)"
-        );
-    }
+    let _ =
+        writeln!(t, "{}. (Ranked by {}.)", p.headline, if p.ranked_by == "cost" { "cost" } else { "time to train" });
     t.push('\n');
     let _ = writeln!(
         t,
-        "{:>3}  {:<34} {:>5}  {:<22} {:>9}  {:>7}  {:>13}  {:>10}  {:>7}  {:>10}",
+        "{:>3}  {:<34} {:>5}  {:<24} {:>9}  {:>7}  {:>18}  {:>10}  {:>7}  {:>10}",
         "#", "offer", "nodes", "layout", "step", "exposed", "time to train", "GPU-hours", "$/GPU-h", "cost"
     );
     let placed: Vec<&OfferPlan> = p.offers.iter().filter(|o| o.nodes.is_some()).collect();
@@ -189,7 +184,7 @@ fn text(p: &Plan, job: &ScenarioInput, a: &PlanArgs) -> String {
         let late = if o.meets_deadline == Some(false) { " (late)" } else { "" };
         let _ = writeln!(
             t,
-            "{:>3}  {:<34} {:>5}  {:<22} {:>9}  {:>7}  {:>13}  {:>10}  {:>7}  {:>10}",
+            "{:>3}  {:<34} {:>5}  {:<24} {:>9}  {:>7}  {:>18}  {:>10}  {:>7}  {:>10}",
             n + 1,
             o.id,
             o.nodes.map_or_else(String::new, |n| n.to_string()),

@@ -27,6 +27,11 @@ fn the_tolerance_is_the_models_largest_error_on_each_kind_of_fabric() {
             .fold(0.0f64, f64::max);
         let rounded = (worst * 20.0).ceil() / 20.0;
         let fabric = if rdma { Fabric::Infiniband } else { Fabric::Tcp };
+        // The basis says how many runs and the largest error, as the data has them.
+        let count = runs.iter().filter(|r| r.input.fabric.is_rdma() == rdma).count();
+        let basis = tolerance(fabric).basis;
+        let pct = format!("{}%", estimator_core::human::num(worst * 100.0, 1));
+        assert!(basis.contains(&format!("{count} public")) && basis.contains(&pct), "{basis}: {count} runs, {pct}");
         println!("rdma {rdma}: largest |measured/expected - 1| {:.1}% -> {:.0}%", worst * 100.0, rounded * 100.0);
         assert!((tolerance(fabric).share - rounded).abs() < 1e-9, "rdma {rdma}: {worst}");
     }

@@ -15,10 +15,8 @@ use crate::html;
 use crate::html::Html;
 use crate::share::{PageState, Side, section, with_sections};
 
-/// The longest prices text read from the URL.
-const MAX_PRICES: usize = 4000;
-/// The longest value read for the other inputs.
-const MAX_TEXT: usize = 64;
+/// The longest prices text taken: about 200 offers with prices (longer is refused, never cut).
+const MAX_PRICES: usize = 8000;
 
 /// How the table is sorted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,14 +93,13 @@ impl PlanForm {
             sort: Sort::Rank,
         };
         for (k, v) in section(query, "plan") {
-            let short = || v.chars().take(MAX_TEXT).collect::<String>();
             match k.as_str() {
                 "side" => f.side = if v == "b" { Side::B } else { Side::A },
-                "tokens" => f.tokens = short(),
-                "deadline" => f.deadline = short(),
-                "max_nodes" => f.max_nodes = short(),
+                "tokens" => f.tokens = v,
+                "deadline" => f.deadline = v,
+                "max_nodes" => f.max_nodes = v,
                 "best" => f.best = matches!(v.as_str(), "1" | "true" | "on"),
-                "prices" => f.prices = v.chars().take(MAX_PRICES).collect(),
+                "prices" => f.prices = v,
                 "sort" => f.sort = Sort::parse(&v),
                 _ => {}
             }
@@ -132,6 +129,9 @@ pub fn plan_of(query: &str) -> Result<(Side, Plan, bool), String> {
         Some(parse_duration(&f.deadline).map_err(|e| format!("Deadline: {e}"))?)
     };
     let max_nodes = f.max_nodes.trim().parse::<i64>().map_err(|_| "Up to nodes: not a whole number".to_string())?;
+    if f.prices.chars().count() > MAX_PRICES {
+        return Err(format!("Prices: longer than {MAX_PRICES} characters; give fewer offers"));
+    }
     let prices = parse_prices(&f.prices).map_err(|e| format!("Prices: {e}"))?;
     let input = PlanInput { tokens, deadline_s, max_nodes, best_layout: f.best, prices, only: Vec::new() };
     let p = plan(&job, &input).map_err(|e| {
@@ -369,12 +369,12 @@ pub fn result(query: &str) -> Html {
                 for s in [Side::A, Side::B] {
                     html!(
                         h,
-                        "<button type=\"button\" class=\"fill\" data-fill=\"{}\" data-offer=\"{}\" data-nodes=\"{}\" aria-label=\"Fill scenario {} with {}\">{}</button>",
+                        "<button type=\"button\" class=\"fill\" data-fill=\"{}\" data-offer=\"{}\" aria-label=\"Fill scenario {} with {} on {} nodes\">{}</button>",
                         s.key(),
                         o.id,
-                        nodes,
                         s.label(),
                         o.name,
+                        nodes,
                         s.label()
                     );
                 }

@@ -42,9 +42,6 @@ pub struct RunForm {
     pub per_step: String,
 }
 
-/// The longest value read from the URL for one input.
-const MAX_TEXT: usize = 64;
-
 impl RunForm {
     /// Reads the `run.*` pairs of a page query.
     pub fn from_query(query: &str) -> RunForm {
@@ -56,7 +53,6 @@ impl RunForm {
             per_step: String::new(),
         };
         for (k, v) in section(query, "run") {
-            let v: String = v.chars().take(MAX_TEXT).collect();
             match k.as_str() {
                 "side" => f.side = if v == "b" { Side::B } else { Side::A },
                 "compute_ms" => f.compute_ms = v,
@@ -108,7 +104,10 @@ pub fn check(query: &str, log: Option<&NcclLog>, topo: Option<&Topology>) -> Res
     }
     let compute = number(label(Field::ComputeMs), &f.compute_ms)?;
     input.compute = ComputeInput::Given { ms: compute };
-    let s = Scenario::new(input).map_err(|e| format!("{}: {}", label(e.field), e.reason))?;
+    let s = Scenario::new(input).map_err(|e| match e.field {
+        Field::ComputeMs => format!("{}: {}", label(e.field), e.reason),
+        _ => format!("Scenario {}: {e}", f.side.label()),
+    })?;
     let measured = number(label(Field::MeasuredStepS), &f.measured)?;
     let per_step = if f.per_step.trim().is_empty() { None } else { Some(number("Per step", &f.per_step)?) };
     let run = match f.by {
@@ -170,10 +169,6 @@ fn secs(t: f64) -> String {
     human::secs(Seconds::new(t))
 }
 
-fn gbs(v: Option<f64>) -> String {
-    v.map_or_else(|| "none explains it".to_string(), |b| format!("{} GB/s", human::num(b, 1)))
-}
-
 /// The section's result for the query: the verdict with its figures, causes and evidence; a prompt before the
 /// user has started; the error, naming the input, when an input does not read.
 pub fn result(query: &str, log: Option<&NcclLog>, topo: Option<&Topology>) -> Html {
@@ -197,39 +192,7 @@ pub fn result(query: &str, log: Option<&NcclLog>, topo: Option<&Topology>) -> Ht
         c.headline
     );
     h.push_static("<table class=\"run-figures\"><tbody>");
-    let rows = [
-        ("Step", format!("measured {}, expected {}", secs(c.measured_step_s), secs(c.expected_step_s))),
-        (
-            "Expected",
-            format!(
-                "compute {} + exposed communication {}{}",
-                secs(c.compute_s),
-                secs(c.expected_exposed_comm_s),
-                if c.bubble_s > 0.0 { format!(" + pipeline bubble {}", secs(c.bubble_s)) } else { String::new() }
-            ),
-        ),
-        (
-            "Communication",
-            format!(
-                "implied {} (measured minus compute); the model's {}, {} of it hidden by the schedule",
-                secs(c.implied_comm_s),
-                secs(c.expected_comm_s),
-                human::pct(c.expected_hidden_share)
-            ),
-        ),
-        (
-            "Bus bandwidth",
-            format!(
-                "implied {}, expected {} GB/s; from {} up the step stays within the tolerance",
-                gbs(c.implied_busbw_gbs),
-                human::num(c.expected_busbw_gbs, 1),
-                gbs(c.busbw_floor_gbs)
-            ),
-        ),
-        ("Tolerance", format!("±{}: {}", human::pct(c.tolerance), c.tolerance_basis)),
-        ("Measured", c.measured_from.clone()),
-    ];
-    for (k, v) in rows {
+    for (k, v) in c.figures() {
         html!(h, "<tr><th scope=\"row\">{}</th><td>{}</td></tr>", k, v);
     }
     h.push_static("</tbody></table>");
@@ -263,9 +226,10 @@ pub fn result(query: &str, log: Option<&NcclLog>, topo: Option<&Topology>) -> Ht
 /// `side`.
 pub fn verdict_line(query: &str, side: Side, log: Option<&NcclLog>, topo: Option<&Topology>) -> Html {
     let mut h = Html::new();
-    if let Ok(Some((s, c))) = check(query, log, topo)
-        && s == side
-    {
+    if RunForm::from_query(query).side != side {
+        return h;
+    }
+    if let Ok(Some((_, c))) = check(query, log, topo) {
         let first = c.causes.first().filter(|_| c.verdict == RunVerdict::SlowerThanExpected);
         let likely = first.map_or_else(String::new, |k| format!("; most likely {}", k.id));
         html!(

@@ -188,10 +188,13 @@ pub fn with_sections(query: &str, old: &str) -> String {
     out
 }
 
+/// The longest query a section reads (a plan's price list makes it longer than the app's state).
+pub const MAX_SECTION_QUERY: usize = 32_768;
+
 /// The values of one section's pairs (`run` for `run.*`), decoded, in URL order.
 pub fn section(query: &str, name: &str) -> Vec<(String, String)> {
     let query = query.strip_prefix('?').unwrap_or(query);
-    let query = match query.char_indices().nth(MAX_QUERY) {
+    let query = match query.char_indices().nth(MAX_SECTION_QUERY) {
         Some((i, _)) => query.get(..i).unwrap_or(query),
         None => query,
     };

@@ -13,11 +13,11 @@ use serde::{Deserialize, Serialize};
 
 mod prices;
 
-pub use prices::{COLUMNS, PriceError, PriceRow, RawRow, parse_price_arg, parse_prices};
+pub use prices::{COLUMNS, MAX_ROWS, PriceError, PriceRow, RawRow, parse_price_arg, parse_prices};
 
 use crate::memory::memory_fit;
 use crate::offer::{NodeOffer, OFFERS};
-use crate::scenario::{ComputeInput, Field, Reason, Scenario, ScenarioError, ScenarioInput, SyncStrategy, range};
+use crate::scenario::{ComputeInput, Field, Scenario, ScenarioError, ScenarioInput, SyncStrategy, range};
 use crate::step::estimate_step;
 
 /// The most nodes a plan tries by default.
@@ -133,10 +133,6 @@ struct Tried {
     exposed_share: f64,
 }
 
-fn plan_err(field: Field, why: String) -> ScenarioError {
-    ScenarioError { field, reason: Reason::Missing { why } }
-}
-
 impl PlanInput {
     fn check(&self) -> Result<(), ScenarioError> {
         range(Field::Tokens, self.tokens, 1.0, MAX_TOKENS, " tokens")?;
@@ -151,7 +147,10 @@ impl PlanInput {
         }
         for id in &self.only {
             if crate::offer::lookup(id).is_none() && !self.prices.iter().any(|p| p.id.eq_ignore_ascii_case(id)) {
-                return Err(plan_err(Field::Offer, format!("unknown offer '{id}' (probe-cli plan --list lists them)")));
+                return Err(ScenarioError::missing(
+                    Field::Offer,
+                    format!("unknown offer '{id}' (probe-cli plan --list lists them)"),
+                ));
             }
         }
         Ok(())
@@ -166,9 +165,13 @@ impl PlanInput {
             }
         }
         for p in &self.prices {
+            let catalog = crate::offer::lookup(&p.id).is_some();
             match (&p.offer, out.iter_mut().find(|(o, _)| o.id.eq_ignore_ascii_case(&p.id))) {
+                (Some(_), Some(_)) if !catalog => {
+                    return Err(ScenarioError::missing(Field::Price, format!("'{}' is described twice", p.id)));
+                }
                 (Some(_), Some(_)) => {
-                    return Err(plan_err(
+                    return Err(ScenarioError::missing(
                         Field::Offer,
                         format!(
                             "'{}' is a catalog offer: give its price alone, or describe yours under another id",
@@ -178,9 +181,9 @@ impl PlanInput {
                 }
                 (None, Some((_, price))) => *price = p.usd_per_gpu_hour,
                 (Some(o), None) => out.push((o.clone(), p.usd_per_gpu_hour)),
-                (None, None) if crate::offer::lookup(&p.id).is_some() => {} // priced, but left out by `only`
+                (None, None) if catalog => {} // priced, but left out by `only`
                 (None, None) => {
-                    return Err(plan_err(
+                    return Err(ScenarioError::missing(
                         Field::Offer,
                         format!(
                             "unknown offer '{}': describe it (gpu, gpus_per_node, adapters, link_gbps, fabric)",
@@ -270,11 +273,25 @@ fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Opti
         usd_per_gpu_hour: price,
         cost_usd: None,
     };
-    // The smallest node count that fits.
-    let Some(first) = (1..=max).find(|&n| !fitting(&template, &syncs, n).is_empty()) else {
+    // The smallest node count that fits: the first power of two (or the largest count) that fits, then a
+    // bisection below it (memory per GPU never grows with nodes; a count the layout refuses counts as too few).
+    let fits = |n: u32| !fitting(&template, &syncs, n).is_empty();
+    let mut probes: Vec<u32> =
+        std::iter::successors(Some(1u32), |n| n.checked_mul(2)).take_while(|n| *n < max).collect();
+    probes.push(max);
+    let Some(k) = probes.iter().position(|&n| fits(n)) else {
         out.why = Some(why_not(&template, &syncs, max));
         return out;
     };
+    let (mut lo, mut first) = (if k == 0 { 0 } else { probes[k - 1] }, probes[k]);
+    while first - lo > 1 {
+        let mid = lo + (first - lo) / 2;
+        if fits(mid) {
+            first = mid;
+        } else {
+            lo = mid;
+        }
+    }
     out.fits = true;
     out.min_nodes = Some(first);
     let mut counts = vec![first];
@@ -344,10 +361,22 @@ fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Opti
 
 /// Why a job fits on no node count of an offer up to `max`: the memory at `max` nodes, or the layout.
 fn why_not(template: &ScenarioInput, syncs: &[SyncStrategy], max: u32) -> String {
-    let mut i = template.clone();
-    i.nodes = i64::from(max);
-    i.sync = syncs[0];
-    match Scenario::new(i) {
+    // The sync that needs the least memory there, or the first's error when the layout refuses every one.
+    let tried: Vec<Result<Scenario, ScenarioError>> = syncs
+        .iter()
+        .map(|&sync| {
+            let mut i = template.clone();
+            i.nodes = i64::from(max);
+            i.sync = sync;
+            Scenario::new(i)
+        })
+        .collect();
+    let least = tried
+        .iter()
+        .flatten()
+        .min_by(|a, b| memory_fit(a).total_bytes_per_gpu.get().total_cmp(&memory_fit(b).total_bytes_per_gpu.get()));
+    let first_err = tried.iter().find_map(|t| t.as_ref().err()).cloned();
+    match least.cloned().ok_or(first_err) {
         Ok(s) => {
             let m = memory_fit(&s);
             format!(
@@ -357,7 +386,8 @@ fn why_not(template: &ScenarioInput, syncs: &[SyncStrategy], max: u32) -> String
                 s.layout().describe()
             )
         }
-        Err(e) => format!("the layout does not fit this node: {e}"),
+        Err(Some(e)) => format!("the layout does not fit this node: {e}"),
+        Err(None) => "the layout does not fit this node".to_string(),
     }
 }
 
@@ -369,12 +399,12 @@ pub fn plan(job: &ScenarioInput, p: &PlanInput) -> Result<Plan, ScenarioError> {
     let offers = p.offers()?;
     let mut plans: Vec<OfferPlan> = offers.iter().map(|(o, price)| plan_offer(job, p, o, *price)).collect();
     let priced = plans.iter().any(|o| o.cost_usd.is_some());
-    // Offers that take the job first, priced ones first when there are prices, those meeting the deadline before
-    // those that miss it; then by cost (priced) or time to train.
+    // Offers that take the job first, those meeting the deadline before those that miss it, priced ones first when
+    // there are prices; then by cost (priced) or time to train.
     let key = |o: &OfferPlan| {
         let rank = match (o.nodes.is_some(), priced && o.cost_usd.is_none(), o.meets_deadline == Some(false)) {
             (false, _, _) => 4,
-            (true, unpriced, late) => 2 * u8::from(unpriced) + u8::from(late),
+            (true, unpriced, late) => 2 * u8::from(late) + u8::from(unpriced),
         };
         let value = if priced { o.cost_usd.or(o.time_to_train_s) } else { o.time_to_train_s };
         (rank, value.unwrap_or(f64::INFINITY))
@@ -396,7 +426,7 @@ pub fn plan(job: &ScenarioInput, p: &PlanInput) -> Result<Plan, ScenarioError> {
 }
 
 fn headline(plans: &[OfferPlan], priced: bool, p: &PlanInput) -> String {
-    use crate::human::{duration, num, params, usd};
+    use crate::human::{duration, params, usd};
     let Some(best) = plans.first().filter(|o| o.nodes.is_some()) else {
         return format!(
             "No offer takes this job on up to {} nodes: it does not fit in memory (shard more, or allow more nodes)",
@@ -406,28 +436,17 @@ fn headline(plans: &[OfferPlan], priced: bool, p: &PlanInput) -> String {
     let nodes = best.nodes.unwrap_or(0);
     let time = best.time_to_train_s.map_or_else(String::new, duration);
     let how = format!("{} on {} node{}", best.name, nodes, if nodes == 1 { "" } else { "s" });
-    let late = best.meets_deadline == Some(false);
-    let deadline = match (priced, late) {
-        (true, true) => " (no priced offer meets the deadline; this one comes closest in cost)",
-        (false, true) => " (no offer meets the deadline; this one comes closest)",
-        _ => "",
-    };
-    // The fastest offer that meets the deadline, when the answer is a priced one that does not.
-    let instead = plans
-        .iter()
-        .filter(|o| o.meets_deadline == Some(true))
-        .min_by(|a, b| {
-            a.time_to_train_s.unwrap_or(f64::INFINITY).total_cmp(&b.time_to_train_s.unwrap_or(f64::INFINITY))
-        })
-        .filter(|_| late && priced)
-        .map(|o| format!("; {} meets it on {} nodes (no price given)", o.name, o.nodes.unwrap_or(0)))
-        .unwrap_or_default();
-    match best.cost_usd {
-        Some(c) => format!("Cheapest: {how}, {time} and {} for {} tokens{deadline}{instead}", usd(c), params(p.tokens)),
-        None => format!(
-            "Fastest: {how}, {time} for {} tokens ({} GPU-hours){deadline}",
-            params(p.tokens),
-            num(best.gpu_hours.unwrap_or(0.0), 0)
+    let tokens = params(p.tokens);
+    if best.meets_deadline == Some(false) {
+        return format!("No offer meets the deadline on up to {} nodes; the closest: {how}, {time}", p.max_nodes);
+    }
+    match (best.cost_usd, priced, p.deadline_s.is_some()) {
+        (Some(c), _, _) => format!("Cheapest: {how}, {time} and {} for {tokens} tokens", usd(c)),
+        (None, true, _) => format!("No priced offer meets the deadline; the fastest that does: {how}, {time}"),
+        (None, false, true) => format!("Fastest within the deadline: {how}, {time} for {tokens} tokens"),
+        (None, false, false) => format!(
+            "Fastest, each offer at its fewest GPU-hours (no deadline): {how}, {time} for {tokens} tokens; a deadline \
+             asks for more nodes"
         ),
     }
 }

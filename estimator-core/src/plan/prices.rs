@@ -185,6 +185,9 @@ pub fn parse_price_arg(s: &str) -> Result<PriceRow, PriceError> {
     RawRow { id: Some(id.to_string()), price: Some(price.to_string()), ..RawRow::default() }.check("--price")
 }
 
+/// The most rows a prices text may have.
+pub const MAX_ROWS: usize = 1000;
+
 /// Splits one CSV line: commas, double-quoted fields with `""` for a quote.
 fn fields(line: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -207,7 +210,7 @@ fn fields(line: &str) -> Vec<String> {
 }
 
 /// Reads prices and offers from CSV text with a header row (`id,usd_per_gpu_hour,...`), or `ID=USD` lines. Blank
-/// lines and lines starting with `#` are skipped. At most 1000 rows.
+/// lines and lines starting with `#` are skipped. At most [`MAX_ROWS`] rows.
 pub fn parse_prices(text: &str) -> Result<Vec<PriceRow>, PriceError> {
     let mut lines = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'));
     let Some((_, first)) = lines.next() else { return Ok(Vec::new()) };
@@ -215,6 +218,13 @@ pub fn parse_prices(text: &str) -> Result<Vec<PriceRow>, PriceError> {
     if !first.contains(',') && first.contains('=') {
         rows.push(parse_price_arg(first)?);
         for (n, line) in lines {
+            if rows.len() >= MAX_ROWS {
+                return Err(PriceError {
+                    at: format!("line {}", n + 1),
+                    column: "id".to_string(),
+                    why: format!("more than {MAX_ROWS} offers"),
+                });
+            }
             let mut r = parse_price_arg(line).map_err(|e| PriceError { at: format!("line {}", n + 1), ..e })?;
             r.id = r.id.trim().to_string();
             rows.push(r);
@@ -233,11 +243,11 @@ pub fn parse_prices(text: &str) -> Result<Vec<PriceRow>, PriceError> {
         }
     }
     for (n, line) in lines {
-        if rows.len() >= 1000 {
+        if rows.len() >= MAX_ROWS {
             return Err(PriceError {
                 at: format!("line {}", n + 1),
                 column: "id".to_string(),
-                why: "more than 1000 offers".to_string(),
+                why: format!("more than {MAX_ROWS} offers"),
             });
         }
         let mut raw = RawRow::default();

@@ -35,7 +35,7 @@ fn every_offer_is_planned_and_ranked_by_time_without_prices() {
         assert_eq!(o.cost_usd, None);
         assert!(o.min_nodes.is_some_and(|m| m <= n), "{}", o.id);
     }
-    assert!(p.headline.starts_with("Fastest: "), "{}", p.headline);
+    assert!(p.headline.starts_with("Fastest, each offer at its fewest GPU-hours"), "{}", p.headline);
 }
 
 #[test]
@@ -82,7 +82,7 @@ fn a_deadline_picks_the_smallest_count_that_meets_it() {
     let o = &p.offers[0];
     assert_eq!(o.meets_deadline, Some(false));
     assert!(o.why.as_deref().is_some_and(|w| w.starts_with("misses the deadline")), "{:?}", o.why);
-    assert!(p.headline.contains("no offer meets the deadline"), "{}", p.headline);
+    assert!(p.headline.starts_with("No offer meets the deadline"), "{}", p.headline);
 }
 
 #[test]
@@ -174,6 +174,8 @@ fn bad_prices_and_offers_name_the_line_and_the_column() {
     assert_eq!(e.column, "gpus_per_node");
     let e = err("id,usd_per_gpu_hour\n<script>,1\n");
     assert_eq!(e.column, "id");
+    let many: String = (0..=prices::MAX_ROWS).map(|i| format!("o{i}=1\n")).collect();
+    assert!(err(&many).why.contains("more than"), "a cap on rows");
     assert_eq!(parse_prices("aws-p5.48xlarge=3.9\nazure-nd96isr-h100-v5 = 7\n").expect("read").len(), 2);
     assert!(prices::parse_price_arg("aws-p5.48xlarge").is_err());
     // An unknown id without hardware, a catalog id with hardware, an unknown offer in `only`: refused by the plan.
@@ -183,7 +185,52 @@ fn bad_prices_and_offers_name_the_line_and_the_column() {
     let mine = "id,gpu,gpus_per_node,adapters,link_gbps,fabric\naws-p5.48xlarge,h100,8,4,200,ib\n";
     assert_eq!(bad(PlanInput { prices: rows(mine), ..Default::default() }), Field::Offer);
     assert_eq!(bad(PlanInput { only: only(&["nope"]), ..Default::default() }), Field::Offer);
+    let twice = "id,gpu,gpus_per_node,adapters,link_gbps,fabric\nmine,h100,8,4,200,ib\nmine,h100,8,4,200,ib\n";
+    let e = plan(&job(), &PlanInput { prices: rows(twice), ..Default::default() }).expect_err("refused");
+    assert!(e.to_string().contains("described twice"), "{e}");
     assert_eq!(bad(PlanInput { tokens: 0.0, ..Default::default() }), Field::Tokens);
     assert_eq!(bad(PlanInput { deadline_s: Some(f64::NAN), ..Default::default() }), Field::DeadlineS);
     assert_eq!(bad(PlanInput { max_nodes: 0, ..Default::default() }), Field::MaxNodes);
+}
+
+#[test]
+fn offers_that_meet_the_deadline_come_before_cheaper_ones_that_miss_it() {
+    // 1e11 tokens in 20 days: the fast B200 offer meets it unpriced; the priced A100 offer misses it.
+    let p = plan(
+        &job(),
+        &PlanInput {
+            tokens: 1e11,
+            deadline_s: Some(20.0 * 86_400.0),
+            max_nodes: 2,
+            prices: parse_prices("aws-p4d.24xlarge=1").expect("read"),
+            only: only(&["aws-p4d.24xlarge", "nebius-gpu-b200-sxm-8"]),
+            ..Default::default()
+        },
+    )
+    .expect("a plan");
+    let ids: Vec<(&str, Option<bool>)> = p.offers.iter().map(|o| (o.id.as_str(), o.meets_deadline)).collect();
+    assert_eq!(ids, [("nebius-gpu-b200-sxm-8", Some(true)), ("aws-p4d.24xlarge", Some(false))], "{}", p.headline);
+    assert!(p.headline.starts_with("No priced offer meets the deadline"), "{}", p.headline);
+}
+
+#[test]
+fn a_large_node_limit_is_searched_without_trying_every_count() {
+    // A job that fits nowhere, up to the largest limit: answered (the test's own time limit is the check).
+    let big = ScenarioInput { model: Some("llama-3.1-405b".into()), sync: SyncStrategy::Ddp, ..job() };
+    let p = plan(
+        &big,
+        &PlanInput { max_nodes: MAX_PLAN_NODES, only: only(&["generic-1xrtx4090-10gbe-tcp"]), ..Default::default() },
+    )
+    .expect("a plan");
+    assert!(!p.offers[0].fits);
+    // And the smallest count that fits is still the first: Llama 3.1 70B with FSDP needs more than one node.
+    let fsdp = ScenarioInput { model: Some("llama-3.1-70b".into()), activation_checkpointing: true, ..job() };
+    let p = plan(
+        &fsdp,
+        &PlanInput { max_nodes: MAX_PLAN_NODES, only: only(&["azure-nd96isr-h100-v5"]), ..Default::default() },
+    )
+    .expect("a plan");
+    let small = plan(&fsdp, &PlanInput { max_nodes: 16, only: only(&["azure-nd96isr-h100-v5"]), ..Default::default() })
+        .expect("a plan");
+    assert_eq!(p.offers[0].min_nodes, small.offers[0].min_nodes);
 }

@@ -239,3 +239,32 @@ fn the_measured_step_is_read_from_a_step_or_a_throughput() {
         Field::MeasuredStepS
     );
 }
+
+#[test]
+fn the_step_falls_as_the_measured_bandwidth_rises_for_every_layout() {
+    // Pipeline and HSDP layouts run groups across nodes, which take the measurement's share: the step never
+    // rises with the bandwidth, so the bisection finds the one that explains a step.
+    for change in
+        [(|i: &mut ScenarioInput| i.pp = 2) as fn(&mut ScenarioInput), |i| i.sync = SyncStrategy::Hsdp, |i| i.tp = 8]
+    {
+        let mut input = ScenarioInput {
+            model: Some("llama-3.1-8b".into()),
+            nodes: 4,
+            compute: ComputeInput::Given { ms: 500.0 },
+            ..ScenarioInput::default()
+        };
+        change(&mut input);
+        let s = Scenario::new(input).expect("valid");
+        let mut last = f64::INFINITY;
+        let mut b = 0.01;
+        while b <= 10_000.0 {
+            let t = step_at(&s, b).expect("valid");
+            assert!(t <= last * (1.0 + 1e-9), "{b} GB/s: {t} after {last}");
+            last = t;
+            b *= 3.0;
+        }
+        let slow = estimate_step(&s).step_s.as_secs() * 2.0;
+        let implied = implied_busbw(&s, slow).expect("explained");
+        assert!((step_at(&s, implied).expect("valid") / slow - 1.0).abs() < 1e-3);
+    }
+}

@@ -247,12 +247,22 @@ pub mod limits {
     pub const MAX_TOKENS_PER_STEP: f64 = 1e12;
     /// Largest activation memory per GPU, bytes (1 PB).
     pub const MAX_ACTIVATION_BYTES: f64 = 1e15;
+    /// Largest measured bus bandwidth, GB/s: 10 TB/s, above any bus bandwidth nccl-tests prints (NVL72 racks read
+    /// about 900 GB/s).
+    pub const MAX_MEASURED_BUSBW_GBS: f64 = 10_000.0;
     /// Largest single all-reduce message, bytes (1 PB).
     pub const MAX_MESSAGE_BYTES: f64 = 1e15;
 }
 
 pub(super) fn err(field: Field, reason: Reason) -> ScenarioError {
     ScenarioError { field, reason }
+}
+
+impl ScenarioError {
+    /// A value that is needed, or values that exclude each other, with why.
+    pub fn missing(field: Field, why: impl Into<String>) -> ScenarioError {
+        ScenarioError { field, reason: Reason::Missing { why: why.into() } }
+    }
 }
 
 /// Checks `min <= v <= max` for a float (and that it is finite).

@@ -404,8 +404,7 @@ impl Scenario {
             range(Field::RingFactor, r, MIN_FRACTION, 2.0, "")?;
         }
         if let Some(b) = input.measured_busbw_gbs {
-            // 10 TB/s: above any bus bandwidth nccl-tests prints (NVL72 racks read about 900 GB/s).
-            range(Field::MeasuredBusbwGbs, b, MIN_FRACTION, 10_000.0, " GB/s")?;
+            range(Field::MeasuredBusbwGbs, b, MIN_FRACTION, MAX_MEASURED_BUSBW_GBS, " GB/s")?;
         }
         range(Field::TargetExposedShare, input.target_exposed_share, MIN_FRACTION, 1.0, "")?;
 
