@@ -347,3 +347,24 @@ pub fn nodes_figure(query: &str) -> (Html, Html) {
     };
     (nodes_svg(&nodes_chart(&lines, state.chart)), rows)
 }
+
+/// A horizontal gridline and its label at each decade from `10^lo` to `10^hi` (`decades`), where `y` places a value;
+/// for the report worker's log-log charts (a run's curve, the rental plan).
+pub fn log_gridlines(out: &mut Html, decades: (f64, f64), y: impl Fn(f64) -> f64, label: impl Fn(f64) -> String) {
+    let at = |v: f64| human::fixed(v, 1);
+    let mut d = decades.0;
+    while d <= decades.1 + 1e-9 {
+        let v = 10f64.powf(d);
+        html!(
+            out,
+            r#"<line class="gridline" x1="{0}" x2="{1}" y1="{2}" y2="{2}"></line><text class="tick" x="{3}" y="{4}" text-anchor="end">{5}</text>"#,
+            at(LEFT),
+            at(WIDTH - RIGHT),
+            at(y(v)),
+            at(LEFT - 6.0),
+            at(y(v) + 4.0),
+            label(v)
+        );
+        d += 1.0;
+    }
+}

@@ -5,7 +5,7 @@
 use estimator_core::health::{Health, SizeCheck};
 use estimator_core::{Bytes, human};
 
-use crate::chart::{BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH};
+use crate::chart::{BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, log_gridlines};
 use crate::html;
 use crate::html::Html;
 
@@ -45,21 +45,7 @@ pub fn figure(h: &Health) -> Html {
         at(WIDTH),
         at(HEIGHT)
     );
-    let mut d = d_lo;
-    while d <= d_hi + 1e-9 {
-        let v = 10f64.powf(d);
-        html!(
-            out,
-            r#"<line class="gridline" x1="{0}" x2="{1}" y1="{2}" y2="{2}"></line><text class="tick" x="{3}" y="{4}" text-anchor="end">{5}</text>"#,
-            at(LEFT),
-            at(WIDTH - RIGHT),
-            at(y(v)),
-            at(LEFT - 6.0),
-            at(y(v) + 4.0),
-            human::sig(v, 2)
-        );
-        d += 1.0;
-    }
+    log_gridlines(&mut out, (d_lo, d_hi), y, |v| human::sig(v, 2));
     // A size label every few powers of two, at most eight.
     let step = ((span / 7.0).ceil() as i32).max(1);
     let mut p = x_lo.ceil() as i32;

@@ -17,6 +17,7 @@ pub mod render;
 pub mod report;
 pub mod result;
 pub mod run_section;
+pub mod section_form;
 pub mod share;
 
 pub use app::App;

@@ -9,10 +9,11 @@ use estimator_core::quantity::{parse_count, parse_duration};
 use estimator_core::scenario::{DEFAULT_MFU, DEFAULT_TOKENS_PER_STEP};
 use estimator_core::{ComputeInput, Seconds, human};
 
-use crate::chart::{BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH};
+use crate::chart::{BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, log_gridlines};
 use crate::form::FormField;
 use crate::html;
 use crate::html::Html;
+use crate::section_form::{input, side_select};
 use crate::share::{PageState, Side, section, with_sections};
 
 /// The longest prices text taken: about 200 offers with prices (longer is refused, never cut).
@@ -156,27 +157,16 @@ pub fn form(query: &str) -> Html {
          time to train, GPU-hours and, with your prices per GPU-hour, the cost. The catalog has no prices: they \
          change weekly.</p><div class=\"sec-form\" data-sec=\"plan\">",
     );
-    let sel = |on: bool| if on { " selected" } else { "" };
-    html!(
-        h,
-        "<label>Job of scenario <select name=\"side\" id=\"plan-side\"><option value=\"a\"{}>A</option><option value=\"b\"{}>B</option></select></label>",
-        sel(f.side == Side::A),
-        sel(f.side == Side::B)
-    );
-    html!(
-        h,
-        "<label>Tokens to train <input name=\"tokens\" id=\"plan-tokens\" data-default=\"1T\" value=\"{}\"></label>",
-        f.tokens
-    );
-    html!(
-        h,
-        "<label>Deadline <input name=\"deadline\" id=\"plan-deadline\" placeholder=\"30d, 2w, 36h\" value=\"{}\"></label>",
-        f.deadline
-    );
-    html!(
-        h,
-        "<label>Up to nodes <input name=\"max_nodes\" id=\"plan-max-nodes\" inputmode=\"numeric\" data-default=\"64\" value=\"{}\"></label>",
-        f.max_nodes
+    side_select(&mut h, "Job of scenario", "plan-side", f.side);
+    input(&mut h, "Tokens to train", "tokens", "plan-tokens", " data-default=\"1T\"", &f.tokens);
+    input(&mut h, "Deadline", "deadline", "plan-deadline", " placeholder=\"30d, 2w, 36h\"", &f.deadline);
+    input(
+        &mut h,
+        "Up to nodes",
+        "max_nodes",
+        "plan-max-nodes",
+        " inputmode=\"numeric\" data-default=\"64\"",
+        &f.max_nodes,
     );
     html!(
         h,
@@ -229,22 +219,7 @@ fn chart(rows: &[(usize, &OfferPlan)], priced: bool) -> Html {
         at(HEIGHT),
         what
     );
-    let mut d = y_lo;
-    while d <= y_hi + 1e-9 {
-        let v = 10f64.powf(d);
-        let label = if priced { human::usd(v) } else { human::count(v) };
-        html!(
-            out,
-            r#"<line class="gridline" x1="{0}" x2="{1}" y1="{2}" y2="{2}"></line><text class="tick" x="{3}" y="{4}" text-anchor="end">{5}</text>"#,
-            at(LEFT),
-            at(WIDTH - RIGHT),
-            at(y(v)),
-            at(LEFT - 6.0),
-            at(y(v) + 4.0),
-            label
-        );
-        d += 1.0;
-    }
+    log_gridlines(&mut out, (y_lo, y_hi), y, |v| if priced { human::usd(v) } else { human::count(v) });
     let mut d = x_lo;
     while d <= x_hi + 1e-9 {
         let v = 10f64.powf(d);

@@ -14,6 +14,7 @@ use estimator_core::{ComputeInput, Field, Scenario, Seconds, human};
 
 use crate::html;
 use crate::html::Html;
+use crate::section_form::{input, select, side_select};
 use crate::share::{PageState, Side, section};
 
 /// How the run's speed was measured.
@@ -132,35 +133,32 @@ pub fn form(query: &str) -> Html {
          job and hardware with that compute. An NCCL log or <code>nvidia-smi topo -m</code> loaded in \
          \"Your node\" is evidence for it.</p><div class=\"sec-form\" data-sec=\"run\">",
     );
-    let sel = |on: bool| if on { " selected" } else { "" };
-    html!(
-        h,
-        "<label>Scenario <select name=\"side\" id=\"run-side\"><option value=\"a\"{}>A</option><option value=\"b\"{}>B</option></select></label>",
-        sel(f.side == Side::A),
-        sel(f.side == Side::B)
+    side_select(&mut h, "Scenario", "run-side", f.side);
+    input(
+        &mut h,
+        "Compute: the run's step on one node, ms",
+        "compute_ms",
+        "run-compute",
+        " inputmode=\"decimal\"",
+        &f.compute_ms,
     );
-    html!(
-        h,
-        "<label>Compute: the run's step on one node, ms <input name=\"compute_ms\" id=\"run-compute\" inputmode=\"decimal\" value=\"{}\"></label>",
-        f.compute_ms
+    let by = match f.by {
+        By::Step => "step",
+        By::Tokens => "tokens",
+        By::Samples => "samples",
+    };
+    let options = [("step", "seconds per step"), ("tokens", "tokens per second"), ("samples", "samples per second")];
+    select(&mut h, "Measured on the nodes", "by", "run-by", &options, by);
+    input(&mut h, "Value", "measured", "run-measured", " inputmode=\"decimal\"", &f.measured);
+    input(
+        &mut h,
+        "Tokens or samples per step",
+        "per_step",
+        "run-per-step",
+        " placeholder=\"the scenario's\"",
+        &f.per_step,
     );
-    html!(
-        h,
-        "<label>Measured on the nodes <select name=\"by\" id=\"run-by\"><option value=\"step\"{}>seconds per step</option><option value=\"tokens\"{}>tokens per second</option><option value=\"samples\"{}>samples per second</option></select></label>",
-        sel(f.by == By::Step),
-        sel(f.by == By::Tokens),
-        sel(f.by == By::Samples)
-    );
-    html!(
-        h,
-        "<label>Value <input name=\"measured\" id=\"run-measured\" inputmode=\"decimal\" value=\"{}\"></label>",
-        f.measured
-    );
-    html!(
-        h,
-        "<label>Tokens or samples per step <input name=\"per_step\" id=\"run-per-step\" placeholder=\"the scenario's\" value=\"{}\"></label></div>",
-        f.per_step
-    );
+    h.push_static("</div>");
     h.push_static("<div id=\"run-result\" aria-live=\"polite\"></div>");
     h
 }

@@ -188,6 +188,18 @@ pub fn parse_price_arg(s: &str) -> Result<PriceRow, PriceError> {
 /// The most rows a prices text may have.
 pub const MAX_ROWS: usize = 1000;
 
+/// Refuses line `n` (0-based) when `rows` rows are read already.
+fn too_many(rows: usize, n: usize) -> Result<(), PriceError> {
+    if rows < MAX_ROWS {
+        return Ok(());
+    }
+    Err(PriceError {
+        at: format!("line {}", n + 1),
+        column: "id".to_string(),
+        why: format!("more than {MAX_ROWS} offers"),
+    })
+}
+
 /// Splits one CSV line: commas, double-quoted fields with `""` for a quote.
 fn fields(line: &str) -> Vec<String> {
     let mut out = Vec::new();
@@ -218,13 +230,7 @@ pub fn parse_prices(text: &str) -> Result<Vec<PriceRow>, PriceError> {
     if !first.contains(',') && first.contains('=') {
         rows.push(parse_price_arg(first)?);
         for (n, line) in lines {
-            if rows.len() >= MAX_ROWS {
-                return Err(PriceError {
-                    at: format!("line {}", n + 1),
-                    column: "id".to_string(),
-                    why: format!("more than {MAX_ROWS} offers"),
-                });
-            }
+            too_many(rows.len(), n)?;
             let mut r = parse_price_arg(line).map_err(|e| PriceError { at: format!("line {}", n + 1), ..e })?;
             r.id = r.id.trim().to_string();
             rows.push(r);
@@ -243,13 +249,7 @@ pub fn parse_prices(text: &str) -> Result<Vec<PriceRow>, PriceError> {
         }
     }
     for (n, line) in lines {
-        if rows.len() >= MAX_ROWS {
-            return Err(PriceError {
-                at: format!("line {}", n + 1),
-                column: "id".to_string(),
-                why: format!("more than {MAX_ROWS} offers"),
-            });
-        }
+        too_many(rows.len(), n)?;
         let mut raw = RawRow::default();
         for (h, v) in header.iter().zip(fields(line)) {
             raw.set(h, v);
