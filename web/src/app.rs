@@ -461,7 +461,7 @@ fn ScenarioFields(st: SideState) -> impl IntoView {
                 <label for=preset_id.clone()>"Rental preset"</label>
                 <select id=preset_id on:change=on_preset>
                     <option value="" selected=true>"Choose a node type…"</option>
-                    {PRESETS.iter().map(|p| view! { <option value=p.id title=p.source>{p.label}</option> }).collect_view()}
+                    {PRESETS.iter().map(|p| view! { <option value=p.id title=p.source>{p.name}</option> }).collect_view()}
                 </select>
             </div>
             <div class="grid">{FIELDS.iter().map(|spec| field_view(st, spec)).collect_view()}</div>
