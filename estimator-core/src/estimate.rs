@@ -61,22 +61,32 @@ pub fn estimate_without_layout_advice(s: &Scenario) -> Estimate {
     let recommendation = recommend_with(s, &step, &memory);
     let mut notes = Vec::new();
     let reference = reference_lower_bound(s);
-    let below_lower_bound = (s.nodes() > 1 && step.comm_s < reference.time_s).then(|| {
-        let adapters = match s.adapters_per_node() {
+    let below_lower_bound = (s.domains() > 1 && step.comm_s < reference.time_s).then(|| {
+        let adapters = match s.adapters_per_domain() {
             1 => "its one adapter carries".to_string(),
             n => format!("its {n} adapters share"),
         };
+        let node = if s.multi_node_nvlink() { "NVLink domain" } else { "node" };
         format!(
             "The realistic communication ({}) is below the reference arithmetic ({}), which sends all of a \
-             participant's ring traffic through one adapter, as with one GPU per node: here each node has {} GPUs, \
-             {} carries most ring hops, and {adapters} only the hops between nodes.",
+             participant's ring traffic through one adapter, as with one GPU per node: here each {node} has {} GPUs, \
+             {} carries most ring hops, and {adapters} only the hops between {node}s.",
             step.comm_s,
             reference.time_s,
-            s.gpus_per_node(),
+            s.gpus_per_domain(),
             s.intra_node().link.label(),
         )
     });
     notes.extend(below_lower_bound.clone());
+    if s.nodes() > 1 && s.domains() == 1 && s.participants() > 1 {
+        notes.push(format!(
+            "The job's {} nodes are one NVLink domain: its gradients never touch the network. The lower bound ({} at \
+             {} Gb/s) is what the same bytes would cost through one adapter.",
+            s.nodes(),
+            step.lower_bound_s,
+            crate::human::num(s.input().link_gbps, 3)
+        ));
+    }
     if s.nodes() == 1 && s.participants() > 1 {
         notes.push(format!(
             "On one node the gradients never touch the network: the lower bound ({} at {} Gb/s) is what the \

@@ -73,23 +73,39 @@ pub struct Group {
     pub nodes: u32,
     /// Groups of this kind that share each node's adapters at the same time (one per node's other ranks).
     pub sharing: u32,
+    /// Of its ranks, those in one NVLink domain (`per_node` when the domain is the node).
+    pub per_domain: u32,
+    /// NVLink domains the group spans (`nodes` when the domain is the node).
+    pub domains: u32,
 }
 
 impl Group {
-    /// Whether the group's traffic crosses the network.
+    /// Whether the group spans nodes (over the network, or over NVLink inside one NVLink domain).
     pub fn crosses_nodes(&self) -> bool {
         self.nodes > 1
     }
 
-    /// A group of `ranks` ranks at a stride of `stride` over nodes of `gpn` GPUs.
+    /// Whether the group's traffic crosses the network: it spans NVLink domains.
+    pub fn crosses_domains(&self) -> bool {
+        self.domains > 1
+    }
+
+    /// A group of `ranks` ranks at a stride of `stride` over nodes of `gpn` GPUs, each its own NVLink domain.
     pub fn strided(ranks: u32, stride: u32, gpn: u32) -> Group {
+        Group::placed(ranks, stride, gpn, gpn)
+    }
+
+    /// A group of `ranks` ranks at a stride of `stride` over nodes of `gpn` GPUs in NVLink domains of `gpd`.
+    pub fn placed(ranks: u32, stride: u32, gpn: u32, gpd: u32) -> Group {
         let ranks = ranks.max(1);
         let stride = stride.max(1);
-        // Ranks of the group that land in one node: the node holds gpn / stride of them when the stride fits.
-        let per_node = if stride >= gpn { 1 } else { (gpn / stride).clamp(1, ranks) };
+        // Ranks of the group that land in one node (domain): gpn / stride of them when the stride fits.
+        let within = |size: u32| if stride >= size { 1 } else { (size / stride).clamp(1, ranks) };
+        let per_node = within(gpn);
         let nodes = ranks.div_ceil(per_node);
         let sharing = if nodes > 1 { (gpn / per_node).max(1) } else { 1 };
-        Group { ranks, per_node, nodes, sharing }
+        let per_domain = within(gpd.max(gpn)).max(per_node);
+        Group { ranks, per_node, nodes, sharing, per_domain, domains: ranks.div_ceil(per_domain) }
     }
 }
 
@@ -110,15 +126,17 @@ pub struct Groups {
     pub pp: Group,
 }
 
-/// Where the layout's groups sit on nodes of `gpn` GPUs.
-pub fn groups(l: &Layout, gpn: u32) -> Groups {
-    let tp = Group::strided(l.tp, 1, gpn);
-    let dp = Group::strided(l.dp, l.tp, gpn);
-    let shard = Group::strided(l.shard_group, l.tp, gpn);
-    let replica = Group::strided(l.dp / l.shard_group.max(1), l.tp.saturating_mul(l.shard_group), gpn);
-    let ep = Group::strided(l.ep, l.tp, gpn);
+/// Where the layout's groups sit on nodes of `gpn` GPUs in NVLink domains of `gpd` GPUs (`gpn` when the domain
+/// is the node).
+pub fn groups(l: &Layout, gpn: u32, gpd: u32) -> Groups {
+    let at = |ranks: u32, stride: u32| Group::placed(ranks, stride, gpn, gpd);
+    let tp = at(l.tp, 1);
+    let dp = at(l.dp, l.tp);
+    let shard = at(l.shard_group, l.tp);
+    let replica = at(l.dp / l.shard_group.max(1), l.tp.saturating_mul(l.shard_group));
+    let ep = at(l.ep, l.tp);
     let stage_stride = l.tp.saturating_mul(l.dp);
-    let pp = Group::strided(if l.pp > 1 { 2 } else { 1 }, stage_stride, gpn);
+    let pp = at(if l.pp > 1 { 2 } else { 1 }, stage_stride);
     Groups { tp, dp, shard, replica, ep, pp }
 }
 

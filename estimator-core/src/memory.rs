@@ -92,6 +92,16 @@ pub struct MemoryFit {
     pub one_node_zero3_bytes_per_gpu: Bytes,
     /// Whether it fits on one node with ZeRO-3/FSDP.
     pub fits_one_node_zero3: bool,
+    /// GPUs in one NVLink domain (the node's when the domain is the node).
+    pub nvlink_domain_gpus: u32,
+    /// Per-GPU need on one NVLink domain with the same layout.
+    pub one_domain_bytes_per_gpu: Bytes,
+    /// Whether it fits on one NVLink domain with the same layout.
+    pub fits_one_domain: bool,
+    /// Per-GPU need on one NVLink domain with ZeRO-3/FSDP over its data-parallel GPUs.
+    pub one_domain_zero3_bytes_per_gpu: Bytes,
+    /// Whether it fits on one NVLink domain with ZeRO-3/FSDP.
+    pub fits_one_domain_zero3: bool,
     /// The fewest GPUs that hold the model states with ZeRO-3/FSDP (and the layout's tensor and pipeline
     /// parallelism), activations included; `None` when the activations alone exceed the GPU's memory.
     pub min_gpus_zero3: Option<u64>,
@@ -127,17 +137,21 @@ pub fn memory_fit(s: &Scenario) -> MemoryFit {
     };
     let model_split = l.tp.saturating_mul(l.pp);
     let here = states_per_gpu(s, sync, model_split, shard, l.ep);
-    // On one node the model is split at most over the node's GPUs; the data-parallel ranks are the rest.
-    let gpn = s.gpus_per_node();
-    let node_split = model_split.min(gpn);
-    let node_dp = (gpn / node_split).max(1);
-    let node_ep = l.ep.min(node_dp);
-    let one_node_shard = match sync {
-        SyncStrategy::Hsdp => l.shard_group.min(node_dp),
-        _ => node_dp,
+    // On `gpus` GPUs (one node, one NVLink domain) the model is split at most over them; the data-parallel ranks
+    // are the rest. As configured, and with ZeRO-3/FSDP.
+    let on = |gpus: u32| {
+        let split = model_split.min(gpus);
+        let dp = (gpus / split).max(1);
+        let ep = l.ep.min(dp);
+        let shard = match sync {
+            SyncStrategy::Hsdp => l.shard_group.min(dp),
+            _ => dp,
+        };
+        (states_per_gpu(s, sync, split, shard, ep), states_per_gpu(s, SyncStrategy::Zero3, split, dp, ep))
     };
-    let one_node = states_per_gpu(s, sync, node_split, one_node_shard, node_ep);
-    let one_node_zero3 = states_per_gpu(s, SyncStrategy::Zero3, node_split, node_dp, node_ep);
+    let (one_node, one_node_zero3) = on(s.gpus_per_node());
+    let domain = s.nvlink_domain_gpus();
+    let (one_domain, one_domain_zero3) = on(domain);
     let free = mem - act;
     let states = local_params(s) * MODEL_STATE_BYTES_PER_PARAM;
     let min_gpus_zero3 =
@@ -153,6 +167,11 @@ pub fn memory_fit(s: &Scenario) -> MemoryFit {
         fits_one_node: one_node + act <= mem,
         one_node_zero3_bytes_per_gpu: Bytes::new(one_node_zero3 + act),
         fits_one_node_zero3: one_node_zero3 + act <= mem,
+        nvlink_domain_gpus: domain,
+        one_domain_bytes_per_gpu: Bytes::new(one_domain + act),
+        fits_one_domain: one_domain + act <= mem,
+        one_domain_zero3_bytes_per_gpu: Bytes::new(one_domain_zero3 + act),
+        fits_one_domain_zero3: one_domain_zero3 + act <= mem,
         min_gpus_zero3,
     }
 }

@@ -202,7 +202,7 @@ impl Serialize for LayoutUsed {
 /// group (time, bus bandwidth, latency, NCCL's algorithm and protocol); a set ring factor scales its bytes as it
 /// scales the lower bound.
 fn bucket_figures(s: &Scenario) -> (u64, Seconds, f64, Seconds, &'static str, &'static str) {
-    let group = groups(s.layout(), s.gpus_per_node()).dp;
+    let group = groups(s.layout(), s.gpus_per_node(), s.gpus_per_domain()).dp;
     let grads = local_params(s) * s.input().dtype.bytes();
     if group.ranks <= 1 || grads <= 0.0 {
         return (0, Seconds::ZERO, 0.0, Seconds::ZERO, "none", "none");

@@ -20,7 +20,9 @@ pub const ZERO_ALLGATHER_BUCKET_ELEMENTS: f64 = 5e8;
 pub enum Tier {
     /// NVLink, xGMI or PCIe inside one node.
     IntraNode,
-    /// Between nodes, through the adapters.
+    /// NVLink between the nodes of one NVLink domain (NVL72 trays), through NVLink switches.
+    NvlinkDomain,
+    /// Between nodes (NVLink domains), through the adapters.
     Network,
 }
 
@@ -29,12 +31,19 @@ impl Tier {
     pub fn name(self) -> &'static str {
         match self {
             Tier::IntraNode => "intra-node",
+            Tier::NvlinkDomain => "nvlink-domain",
             Tier::Network => "network",
         }
     }
 
     fn of(g: Group) -> Tier {
-        if g.crosses_nodes() { Tier::Network } else { Tier::IntraNode }
+        if g.crosses_domains() {
+            Tier::Network
+        } else if g.crosses_nodes() {
+            Tier::NvlinkDomain
+        } else {
+            Tier::IntraNode
+        }
     }
 }
 
@@ -109,9 +118,9 @@ pub struct Traffic {
     pub calls: u64,
     /// Bytes each GPU sends per optimizer step (nccl-tests' algorithm bytes for the op, all calls), over any link.
     pub bytes_per_gpu: Bytes,
-    /// Of those, the bytes that cross the node's adapters, per GPU of the node: a ring enters and leaves each node
-    /// once, so its node carries one rank's bytes for its `per_node` ranks; an all-to-all sends `(n - g)/n` of
-    /// each rank's data off the node. 0 inside a node.
+    /// Of those, the bytes that cross the adapters, per GPU: a ring enters and leaves each node (NVLink domain)
+    /// once, so its node carries one rank's bytes for its `per_node` (`per_domain`) ranks; an all-to-all sends
+    /// `(n - g)/n` of each rank's data off the node (domain). 0 inside a node or an NVLink domain.
     pub network_bytes_per_gpu: Bytes,
     /// nccl-tests' size of one call.
     pub message_bytes: Bytes,
@@ -155,10 +164,10 @@ pub fn local_params(s: &Scenario) -> f64 {
     (shape.params - shape.expert_params()) / model + shape.expert_params() / (model * f64::from(l.ep))
 }
 
-/// The scenario a group's collectives run on: its ranks over its nodes, with its share of each node's adapters
-/// when other groups use them at the same time. The job's own scenario (and its measured bus bandwidth) when
-/// the group is the whole job; a group across nodes keeps the measurement's share of the model's bandwidth (a
-/// fabric measured at 60% of the model's all-reduce gives every group on it 60%).
+/// The scenario a group's collectives run on: its ranks over its nodes (and their NVLink domains), with its share
+/// of each node's adapters when other groups use them at the same time. The job's own scenario (and its measured
+/// bus bandwidth) when the group is the whole job; a group across NVLink domains keeps the measurement's share of
+/// the model's bandwidth (a fabric measured at 60% of the model's all-reduce gives every group on it 60%).
 pub fn group_scenario(s: &Scenario, g: Group) -> Scenario {
     if g.ranks == s.participants() && g.per_node == s.gpus_per_node() {
         return s.clone();
@@ -173,6 +182,9 @@ pub fn group_scenario(s: &Scenario, g: Group) -> Scenario {
             i.nodes = i64::from(g.nodes);
             i.gpus_per_node = i64::from(g.per_node);
             i.adapters_per_node = if g.nodes > 1 { whole as i64 } else { i.adapters_per_node };
+            // A domain is whole nodes of the group's ranks.
+            i.nvlink_domain_gpus =
+                (g.per_domain > g.per_node).then(|| i64::from(g.per_domain.div_ceil(g.per_node.max(1)) * g.per_node));
             if g.nodes > 1 {
                 i.link_gbps = link.max(crate::scenario::limits::MIN_LINK_GBPS);
             }
@@ -185,7 +197,7 @@ pub fn group_scenario(s: &Scenario, g: Group) -> Scenario {
             i.model = None;
         })
         .unwrap_or_else(|_| s.clone());
-    if g.nodes <= 1 || s.input().measured_busbw_gbs.is_none() {
+    if !g.crosses_domains() || s.input().measured_busbw_gbs.is_none() {
         return v;
     }
     // The group's own all-reduce figure (the one a measurement is set against) at the job's share, within what a
@@ -233,8 +245,8 @@ impl Builder<'_> {
         let total_bytes = times * (bytes * (calls - 1.0) + last.filter(|b| *b > 0.0 && *b < bytes).unwrap_or(bytes));
         let sent = total_bytes * op.busbw_factor(group.ranks);
         let n = f64::from(group.ranks);
-        let g = f64::from(group.per_node);
-        let network = match (group.crosses_nodes(), op) {
+        let g = f64::from(group.per_domain);
+        let network = match (group.crosses_domains(), op) {
             (false, _) => 0.0,
             (true, Op::AllToAll) => sent * (n - g) / (n - 1.0).max(1.0),
             (true, _) => sent / g.max(1.0),
@@ -273,7 +285,7 @@ pub fn traffic(s: &Scenario) -> Vec<Traffic> {
     let l: &Layout = s.layout();
     let shape = s.shape();
     let elem = s.input().dtype.bytes();
-    let g = groups(l, s.gpus_per_node());
+    let g = groups(l, s.gpus_per_node(), s.gpus_per_domain());
     let mut b = Builder { s, groups: g, rows: Vec::new() };
     let m = f64::from(l.micro_batches);
     let layers_per_stage = f64::from(l.stage_layers(shape.layers));

@@ -248,6 +248,11 @@ pub struct ClusterArgs {
     /// Intra-node link, when it differs from the GPU's usual one.
     #[arg(long, value_parser = parse_intra_node, value_name = "nvswitch|nvlink|xgmi|pcie|pcie-host-staged")]
     pub intra_node: Option<IntraNodeLink>,
+    /// GPUs in one NVLink domain, whole nodes of them: 72 for a GB200/GB300 NVL72 rack of 18 trays of 4 GPUs,
+    /// whose traffic between trays runs over NVLink, not the adapters. Default: the node, or the domain a report's
+    /// NVML fabric information gives (this flag wins over it).
+    #[arg(long, allow_negative_numbers = true, value_name = "N")]
+    pub nvlink_domain_gpus: Option<i64>,
     /// Network adapters per node (RDMA NICs, or Ethernet ports for tcp).
     #[arg(long, allow_negative_numbers = true)]
     pub adapters: Option<i64>,

@@ -294,6 +294,7 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
     );
     let kind = match e.recommendation.kind {
         estimator_core::RecommendationKind::SingleNode => "single-node",
+        estimator_core::RecommendationKind::SingleDomain => "single-domain",
         estimator_core::RecommendationKind::MultiNode => "multi-node",
     };
     for n in &e.notes {

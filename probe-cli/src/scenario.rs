@@ -100,6 +100,7 @@ pub fn flag(field: Field) -> &'static str {
         Field::MaxNodes => "--max-nodes",
         Field::Price => "--price",
         Field::Offer => "--only",
+        Field::NvlinkDomainGpus => "--nvlink-domain-gpus",
     }
 }
 
@@ -125,8 +126,13 @@ pub fn apply_cluster(
     input.latency_us = c.latency_us;
     input.measured_busbw_gbs = c.measured_busbw_gbs;
     if let Some(summary) = summary {
-        return Ok(summary.apply(input));
+        let taken = summary.apply(input);
+        if c.nvlink_domain_gpus.is_some() {
+            input.nvlink_domain_gpus = c.nvlink_domain_gpus;
+        }
+        return Ok(taken);
     }
+    input.nvlink_domain_gpus = c.nvlink_domain_gpus;
     input.gpus_per_node = c.gpus_per_node;
     input.gpu.clone_from(&c.gpu);
     input.fabric = c.fabric;

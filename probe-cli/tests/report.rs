@@ -58,7 +58,8 @@ fn summaries_say_what_each_node_offers() {
     assert_eq!(
         s,
         serde_json::json!({"fabric": "infiniband", "rdma_adapters": 8, "adapter_gbps": 400.0, "ethernet_ports": 1,
-                           "gpus": 8, "gpu_model": "NVIDIA H100 80GB HBM3", "gdr": "supported"})
+                           "gpus": 8, "gpu_model": "NVIDIA H100 80GB HBM3", "gdr": "supported",
+                           "nvlink_domain_gpus": null})
     );
     let s = summary("h100-ib-port-down");
     assert_eq!((s["rdma_adapters"].as_u64(), s["fabric"].as_str()), (Some(7), Some("infiniband")));
@@ -66,13 +67,15 @@ fn summaries_say_what_each_node_offers() {
     assert_eq!(
         s,
         serde_json::json!({"fabric": "roce", "rdma_adapters": 2, "adapter_gbps": 200.0, "ethernet_ports": 2,
-                           "gpus": 4, "gpu_model": "NVIDIA L40S", "gdr": "unknown"})
+                           "gpus": 4, "gpu_model": "NVIDIA L40S", "gdr": "unknown",
+                           "nvlink_domain_gpus": null})
     );
     let s = summary("eth-25g");
     assert_eq!(
         s,
         serde_json::json!({"fabric": "ethernet", "rdma_adapters": 0, "adapter_gbps": 25.0, "ethernet_ports": 2,
-                           "gpus": 8, "gpu_model": "NVIDIA A100-SXM4-40GB", "gdr": "not-supported"})
+                           "gpus": 8, "gpu_model": "NVIDIA A100-SXM4-40GB", "gdr": "not-supported",
+                           "nvlink_domain_gpus": null})
     );
     for name in ["laptop", "missing"] {
         let s = summary(name);

@@ -374,7 +374,7 @@ fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
 }
 
 /// The form, in order. One loop draws it, so every field has the same markup: label, control, unit, error.
-const FIELDS: [Spec; 14] = [
+const FIELDS: [Spec; 15] = [
     text(FormField::Params, "Model size (parameters)", "", Some("model-sizes")),
     select(FormField::Dtype, "Gradient type", || {
         GradDtype::ALL.iter().map(|d| (d.name().to_string(), dtype_label(*d).to_string())).collect()
@@ -383,6 +383,7 @@ const FIELDS: [Spec; 14] = [
     text(FormField::GpusPerNode, "GPUs per node", "", None),
     text(FormField::Nodes, "Nodes", "", None),
     text(FormField::Adapters, "Adapters per node", "", None),
+    text(FormField::Domain, "NVLink domain (empty: the node)", "GPUs", None),
     text(FormField::Link, "Line rate per adapter", "Gb/s", Some("line-rates")),
     select(FormField::Fabric, "Fabric", || {
         Fabric::ALL.iter().map(|f| (f.name().to_string(), f.label().to_string())).collect()

@@ -281,6 +281,9 @@ pub fn min_fabric_text(r: &SideResult) -> String {
             format!("Smallest fabric keeping exposed communication under {target}: {}.", fabric_line(f))
         }
         (None, RecommendationKind::SingleNode, 1) => "One node: no fabric needed.".to_string(),
+        (None, _, _) if r.scenario.domains() == 1 && r.scenario.multi_node_nvlink() => {
+            "One NVLink domain: no fabric needed.".to_string()
+        }
         (None, _, _) => format!(
             "No fabric this kind of node is sold with keeps exposed communication under {target} here; overlap \
              more communication or do more compute per step (larger batches, gradient accumulation)."

@@ -81,6 +81,10 @@ pub struct GpuSpec {
     /// Peak dense (no sparsity) BF16 tensor throughput; for parts without BF16 (V100, P40) the closest
     /// training precision, as the source says.
     pub bf16_dense_tflops: TflopPerSec,
+    /// Peak dense FP8 tensor throughput; `None` for parts without FP8 tensor cores (before Ada/Hopper/CDNA3).
+    pub fp8_dense_tflops: Option<TflopPerSec>,
+    /// The node shapes the part is sold in, each with its NVLink domain (the source says where from).
+    pub shapes: &'static [NodeShape],
     /// The usual intra-node fabric for this model.
     pub intra_node: IntraNodeLink,
     /// Unidirectional NVLink (or xGMI) bandwidth per GPU in GB/s, if the model has such links.
@@ -99,6 +103,18 @@ pub struct GpuSpec {
     /// so more specific models come first.
     #[serde(skip)]
     patterns: &'static [&'static str],
+}
+
+/// A node shape a GPU is sold in: an HGX board of 8, a GB200 NVL72 compute tray of 4 in a rack-scale NVLink
+/// domain of 72, a PCIe server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct NodeShape {
+    /// `HGX 8-GPU`, `NVL72 compute tray`.
+    pub name: &'static str,
+    /// GPUs in one node (one host, one operating system).
+    pub gpus_per_node: u32,
+    /// GPUs in one NVLink domain: the node's, or the rack's (72) when NVLink switches join the nodes.
+    pub nvlink_domain_gpus: u32,
 }
 
 /// The architecture bucket NCCL's tuning tables are indexed by (`src/graph/tuning.cc` v2.30.7 L263-266: compute
@@ -140,6 +156,11 @@ impl GpuSpec {
     /// Memory per GPU.
     pub fn memory(&self) -> Bytes {
         Bytes::gib(self.memory_gib)
+    }
+
+    /// The rack-scale shape whose NVLink domain spans nodes (GB200/GB300 NVL72), if the part is sold in one.
+    pub fn rack_nvlink_domain(&self) -> Option<&'static NodeShape> {
+        self.shapes.iter().filter(|s| s.nvlink_domain_gpus > s.gpus_per_node).max_by_key(|s| s.nvlink_domain_gpus)
     }
 }
 

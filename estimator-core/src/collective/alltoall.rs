@@ -41,7 +41,7 @@ const NIC_RAMP: [f64; 24] = [
 /// How an all-to-all of `bytes` runs. `scale` is a measured bus bandwidth's factor on the model's.
 pub fn timing(s: &Scenario, comm: &Comm, bytes: f64, scale: f64) -> Timing {
     let n = f64::from(comm.ranks);
-    let g = f64::from(s.gpus_per_node());
+    let g = f64::from(s.gpus_per_domain());
     let nodes = f64::from(comm.nodes);
     let (intra_us, intra_lat) = intra(s, comm, bytes, scale);
     if comm.nodes == 1 {
@@ -77,7 +77,7 @@ pub fn timing(s: &Scenario, comm: &Comm, bytes: f64, scale: f64) -> Timing {
 /// The intra-node share's transfer and the one-node latency, µs.
 fn intra(s: &Scenario, comm: &Comm, bytes: f64, scale: f64) -> (f64, f64) {
     let n = f64::from(comm.ranks);
-    let g = f64::from(s.gpus_per_node());
+    let g = f64::from(s.gpus_per_domain());
     if g <= 1.0 {
         return (0.0, 0.0);
     }

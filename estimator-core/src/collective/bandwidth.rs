@@ -87,7 +87,7 @@ pub fn bus_bandwidth(s: &Scenario) -> BusBandwidth {
             efficiency: eff,
         };
     }
-    if s.nodes() == 1 {
+    if s.domains() == 1 {
         let modelled = match s.input().algorithm {
             Algorithm::Auto => intra.allreduce,
             Algorithm::Ring => intra.ring,
@@ -119,13 +119,13 @@ pub fn bus_bandwidth(s: &Scenario) -> BusBandwidth {
 /// so each GPU's intra-node link carries (g-1)/g of the traffic of a single-node ring. `None` with one GPU per
 /// node, where the network is the only limit.
 pub(crate) fn intra_node_cap(s: &Scenario) -> Option<GbytePerSec> {
-    let g = f64::from(s.gpus_per_node());
-    (s.gpus_per_node() > 1).then(|| s.intra_node().ring.scale(g / (g - 1.0)))
+    let g = f64::from(s.gpus_per_domain());
+    (s.gpus_per_domain() > 1).then(|| s.intra_node().ring.scale(g / (g - 1.0)))
 }
 
 /// The node's network bandwidth for the ring and what caps it.
 pub(crate) fn network_bandwidth(s: &Scenario, eff: f64) -> (GbytePerSec, Bottleneck) {
-    network_bandwidth_with(s, eff, s.adapters_per_node())
+    network_bandwidth_with(s, eff, s.adapters_per_domain())
 }
 
 /// [`network_bandwidth`] with `adapters` of the node's adapters.
@@ -142,7 +142,7 @@ pub(crate) fn network_bandwidth_with(s: &Scenario, eff: f64, adapters: u32) -> (
         }
     }
     let mut node = per_adapter.scale(adapters);
-    let pcie = GbytePerSec::new(pcie_x16_raw_gbyte_per_s(s.gpu().pcie_gen) * f64::from(s.gpus_per_node()));
+    let pcie = GbytePerSec::new(pcie_x16_raw_gbyte_per_s(s.gpu().pcie_gen) * f64::from(s.gpus_per_domain()));
     if fabric != Fabric::Tcp && pcie < node {
         node = pcie;
         limit = Bottleneck::GpuPcie;

@@ -40,7 +40,8 @@ const MAX_SEARCH_CHANNELS: u32 = 32;
 pub fn comm(s: &Scenario) -> Comm {
     let gpu = s.gpu();
     let arch = gpu.arch();
-    let nodes = s.nodes();
+    // Multi-node NVLink: a domain's ranks are one node to NCCL.
+    let nodes = s.domains();
     let ranks = s.participants();
     let link = s.intra_node().link;
     let intra_hop = match link {
@@ -52,7 +53,7 @@ pub fn comm(s: &Scenario) -> Comm {
     let nvls = (arch >= Arch::Hopper
         && gpu.vendor == Vendor::Nvidia
         && link == IntraNodeLink::Nvswitch
-        && s.gpus_per_node() > 1
+        && s.gpus_per_domain() > 1
         && s.intra_node().allreduce > s.intra_node().ring)
         .then(|| {
             let nch = f64::from(ring.channels.max(2));
@@ -97,7 +98,7 @@ pub fn comm(s: &Scenario) -> Comm {
 
 /// The ring and tree graph.
 fn ring_graph(s: &Scenario, arch: Arch) -> Graph {
-    if s.nodes() == 1 {
+    if s.domains() == 1 {
         let total = s.intra_node().ring.get();
         let channels = match s.intra_node().link {
             IntraNodeLink::Nvswitch | IntraNodeLink::Nvlink | IntraNodeLink::Xgmi => ONE_NODE_NVLINK_CHANNELS,
@@ -116,7 +117,7 @@ fn ring_graph(s: &Scenario, arch: Arch) -> Graph {
     let intra = bandwidth::intra_node_cap(s).map_or(f64::INFINITY, |c| c.get());
     // The ring's ceiling with `a` of the node's adapters.
     let ceiling = |a: u32| bandwidth::network_bandwidth_with(s, eff, a).0.get().min(intra);
-    let adapters = s.adapters_per_node().clamp(1, MAX_SEARCH_CHANNELS);
+    let adapters = s.adapters_per_domain().clamp(1, MAX_SEARCH_CHANNELS);
     // `ncclTopoDupChannels` on `a` adapters' channels. NCCL's rule alone can give fewer adapters more channels (7
     // fast adapters 14 channels, 13 slower ones 13: above 4 channels under 50 GB/s it keeps them), and the
     // per-channel caps then make the added adapters slower. Taking the most channels any count up to the node's
@@ -137,7 +138,7 @@ fn ring_graph(s: &Scenario, arch: Arch) -> Graph {
 /// 2 x bwInter", research note §2.1). On two nodes NCCL's Tree runs at `bwIntra` (`tuning.cc` L306), which is
 /// why a two-node tree reads above the adapters' rate (NVIDIA/nccl-tests#22, #309).
 fn tree_graph(s: &Scenario, ring: Graph) -> Graph {
-    if s.nodes() == 1 {
+    if s.domains() == 1 {
         return ring;
     }
     let intra = bandwidth::intra_node_cap(s).map_or(f64::INFINITY, |c| c.get() / f64::from(ring.channels));

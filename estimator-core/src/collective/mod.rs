@@ -376,7 +376,7 @@ pub fn tree_2node_busbw(s: &Scenario, bytes: Bytes) -> Option<f64> {
 }
 
 fn tree_on(s: &Scenario, c: &nccl::Comm, scale: f64, bytes: Bytes) -> Option<f64> {
-    (s.nodes() == 2 && s.input().algorithm == Algorithm::Auto).then(|| {
+    (s.domains() == 2 && s.input().algorithm == Algorithm::Auto).then(|| {
         let tree = fastest(s, c, Coll::AllReduce, &[Algo::Tree, Algo::NvlsTree], bytes.get(), scale);
         let t = tree.map_or(0.0, |t| t.time_us());
         let factor = Op::AllReduce.busbw_factor(s.participants());

@@ -21,6 +21,9 @@ pub struct NodeOffer {
     pub gpu: String,
     /// GPUs per node.
     pub gpus_per_node: u32,
+    /// GPUs in one NVLink domain when NVLink switches join the nodes (72 for GB200/GB300 NVL72); `None`: the node.
+    #[serde(default)]
+    pub nvlink_domain_gpus: Option<u32>,
     /// Adapters that carry GPU traffic.
     pub adapters: u32,
     /// Line rate of one, Gb/s.
@@ -42,6 +45,7 @@ impl From<&Offer> for NodeOffer {
             name: o.name.to_string(),
             gpu: o.gpu.to_string(),
             gpus_per_node: o.gpus_per_node,
+            nvlink_domain_gpus: (o.nvlink_domain_gpus > o.gpus_per_node).then_some(o.nvlink_domain_gpus),
             adapters: o.adapters,
             link_gbps: o.link_gbps,
             fabric: o.fabric,
@@ -58,6 +62,7 @@ impl NodeOffer {
         input.gpu.clone_from(&self.gpu);
         input.gpus_per_node = i64::from(self.gpus_per_node);
         input.intra_node = None;
+        input.nvlink_domain_gpus = self.nvlink_domain_gpus.filter(|d| *d > self.gpus_per_node).map(i64::from);
         input.adapters_per_node = i64::from(self.adapters);
         input.link_gbps = self.link_gbps;
         input.fabric = self.fabric;

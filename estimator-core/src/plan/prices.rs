@@ -44,6 +44,8 @@ pub struct RawRow {
     pub gpu: Option<String>,
     /// `gpus_per_node`.
     pub gpus_per_node: Option<String>,
+    /// `nvlink_domain_gpus` (optional: the node).
+    pub nvlink_domain_gpus: Option<String>,
     /// `adapters`.
     pub adapters: Option<String>,
     /// `link_gbps`.
@@ -57,13 +59,14 @@ pub struct RawRow {
 }
 
 /// The columns a file may have.
-pub const COLUMNS: [&str; 11] = [
+pub const COLUMNS: [&str; 12] = [
     "id",
     "usd_per_gpu_hour",
     "price",
     "name",
     "gpu",
     "gpus_per_node",
+    "nvlink_domain_gpus",
     "adapters",
     "link_gbps",
     "fabric",
@@ -81,6 +84,7 @@ impl RawRow {
             "name" => self.name = v,
             "gpu" => self.gpu = v,
             "gpus_per_node" => self.gpus_per_node = v,
+            "nvlink_domain_gpus" => self.nvlink_domain_gpus = v,
             "adapters" => self.adapters = v,
             "link_gbps" => self.link_gbps = v,
             "fabric" => self.fabric = v,
@@ -141,6 +145,23 @@ impl RawRow {
         let gpus_per_node =
             whole("gpus_per_node", &self.gpus_per_node, crate::scenario::limits::MAX_GPUS_PER_NODE as f64)?;
         let adapters = whole("adapters", &self.adapters, crate::scenario::limits::MAX_ADAPTERS_PER_NODE as f64)?;
+        let domain = match blank(&self.nvlink_domain_gpus) {
+            None => None,
+            Some(_) => {
+                let d = whole(
+                    "nvlink_domain_gpus",
+                    &self.nvlink_domain_gpus,
+                    crate::scenario::limits::MAX_NVLINK_DOMAIN_GPUS as f64,
+                )?;
+                if d % gpus_per_node != 0 {
+                    return Err(fail(
+                        "nvlink_domain_gpus",
+                        format!("{d} must be a multiple of gpus_per_node ({gpus_per_node}): a domain is whole nodes"),
+                    ));
+                }
+                (d > gpus_per_node).then_some(d)
+            }
+        };
         let limits = (crate::scenario::limits::MIN_LINK_GBPS, crate::scenario::limits::MAX_LINK_GBPS);
         let link_gbps = number("link_gbps", &self.link_gbps, limits.0, limits.1)?.unwrap_or(limits.0);
         let f = need("fabric", &self.fabric)?;
@@ -162,6 +183,7 @@ impl RawRow {
                 name,
                 gpu,
                 gpus_per_node,
+                nvlink_domain_gpus: domain,
                 adapters,
                 link_gbps,
                 fabric,

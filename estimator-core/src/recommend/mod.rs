@@ -21,6 +21,9 @@ use crate::units::Seconds;
 pub enum RecommendationKind {
     /// The job fits on one node: no RDMA fabric is needed.
     SingleNode,
+    /// The job does not fit on one node but fits in one NVLink domain (NVL72 trays joined by NVLink switches):
+    /// no RDMA fabric is needed.
+    SingleDomain,
     /// The job needs several nodes, and so a fabric.
     MultiNode,
 }
@@ -74,7 +77,7 @@ pub struct Recommendation {
 /// per GPU, by rising bandwidth per node. TCP that misses the target is retried as RoCE, since sockets cap
 /// throughput whatever the link.
 pub fn smallest_fabric(s: &Scenario, target: f64) -> Option<FabricChoice> {
-    if s.nodes() <= 1 {
+    if s.domains() <= 1 {
         return None;
     }
     let own = s.input().fabric;
@@ -154,6 +157,22 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
             gib(mem.one_node_zero3_bytes_per_gpu)
         ));
         RecommendationKind::SingleNode
+    } else if s.multi_node_nvlink() && (mem.fits_one_domain || mem.fits_one_domain_zero3) {
+        let (need, how) = if mem.fits_one_domain {
+            (mem.one_domain_bytes_per_gpu, s.input().sync.label())
+        } else {
+            (mem.one_domain_zero3_bytes_per_gpu, "ZeRO-3/FSDP")
+        };
+        reasons.push(format!(
+            "One node of {gpn} is not enough ({} per GPU with {}), but one NVLink domain of {} GPUs is: {} per GPU \
+             with {how}, within the {cap} each {} has.",
+            gib(mem.one_node_zero3_bytes_per_gpu),
+            SyncStrategy::Zero3.label(),
+            mem.nvlink_domain_gpus,
+            gib(need),
+            gpu.name
+        ));
+        RecommendationKind::SingleDomain
     } else if let Some(min_gpus) = mem.min_gpus_zero3 {
         reasons.push(format!(
             "One node is not enough: even sharded with ZeRO-3/FSDP over one node the model states need {} per \
@@ -178,7 +197,44 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         (RecommendationKind::MultiNode, Some(n)) => format!("Needs several nodes: at least {n}"),
         (RecommendationKind::MultiNode, None) => "Does not fit on any number of nodes".to_string(),
         (RecommendationKind::SingleNode, _) => "One node is enough".to_string(),
+        (RecommendationKind::SingleDomain, _) => "Fits in one NVLink domain: no RDMA fabric needed".to_string(),
     };
+    if kind == RecommendationKind::SingleDomain {
+        reasons.push(format!(
+            "Inside one NVLink domain the nodes' GPUs talk over NVLink switches at about {} GB/s, as inside a node: \
+             no RDMA fabric is needed while the job stays in the domain.",
+            num(s.intra_node().allreduce.get(), 0)
+        ));
+        if s.domains() > 1 {
+            let sharded = !mem.fits_one_domain;
+            let domain_nodes = i64::from(s.nvlink_domain_gpus() / gpn.max(1));
+            let one = s.with(|i| {
+                i.nodes = domain_nodes;
+                if sharded {
+                    i.sync = SyncStrategy::Zero3;
+                }
+            });
+            if let Ok(one) = one {
+                let single = estimate_step(&one).step_s;
+                let speedup = if step.step_s.as_secs() > 0.0 { single.as_secs() / step.step_s.as_secs() } else { 1.0 };
+                let d = s.domains();
+                headline = if speedup <= 1.0 {
+                    format!("Fits in one NVLink domain: no RDMA fabric needed, and it is faster than {d} domains here")
+                } else {
+                    format!(
+                        "Fits in one NVLink domain: no RDMA fabric needed; {d} domains are {} faster",
+                        times(speedup)
+                    )
+                };
+                reasons.push(format!(
+                    "On one NVLink domain of {} GPUs the same step takes {single}: {}x the {} on {d} domains.",
+                    s.nvlink_domain_gpus(),
+                    num(speedup, 2),
+                    step.step_s
+                ));
+            }
+        }
+    }
     if kind == RecommendationKind::SingleNode {
         let one = s.with(|i| i.nodes = 1).ok();
         let intra = one.as_ref().map_or(s.intra_node().allreduce, |o| collective::bus_bandwidth(o).busbw);
@@ -222,9 +278,28 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         }
     }
 
-    if s.nodes() > 1 {
+    if s.nodes() > 1 && s.domains() == 1 {
         reasons.push(format!(
-            "On {} nodes with {} x {} Gb/s {}, communication takes {} per step ({} the lower bound), {} of it \
+            "The job's {} nodes are one NVLink domain: its communication ({} per step, {} of it exposed: {} of a {} \
+             step) runs over NVLink, none of it over the network adapters.",
+            s.nodes(),
+            step.comm_s,
+            step.exposed_comm_s,
+            pct(step.exposed_share),
+            step.step_s
+        ));
+    } else if s.nodes() > 1 {
+        let domains = if s.multi_node_nvlink() {
+            format!(
+                " ({} NVLink domains of {} GPUs: only traffic between domains crosses the network)",
+                s.domains(),
+                s.gpus_per_domain()
+            )
+        } else {
+            String::new()
+        };
+        reasons.push(format!(
+            "On {} nodes{domains} with {} x {} Gb/s {}, communication takes {} per step ({} the lower bound), {} of it \
              exposed: {} of a {} step.",
             s.nodes(),
             s.adapters_per_node(),
@@ -247,7 +322,9 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         _ => s.nodes(),
     };
     let mut min_fabric = None;
-    if fabric_nodes > 1 {
+    // Nodes that stay inside one NVLink domain need no fabric.
+    let per_domain = (s.nvlink_domain_gpus() / gpn.max(1)).max(1);
+    if fabric_nodes > per_domain {
         let needs_zero3 = kind == RecommendationKind::MultiNode && s.input().sync != SyncStrategy::Zero3 && !mem.fits;
         if needs_zero3 {
             reasons.push(format!(

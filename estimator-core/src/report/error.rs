@@ -7,7 +7,9 @@ use super::read::MAX_REPORT_BYTES;
 use super::schema::SCHEMA_VERSION;
 use super::summary::ReportFabric;
 use crate::human;
-use crate::scenario::limits::{MAX_ADAPTERS_PER_NODE, MAX_GPUS_PER_NODE, MAX_LINK_GBPS, MIN_LINK_GBPS};
+use crate::scenario::limits::{
+    MAX_ADAPTERS_PER_NODE, MAX_GPUS_PER_NODE, MAX_LINK_GBPS, MAX_NVLINK_DOMAIN_GPUS, MIN_LINK_GBPS,
+};
 
 /// A report field a reader rejected, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
@@ -85,4 +87,9 @@ pub(crate) enum Problem {
     NoActivePort(ReportFabric),
     #[error("is missing, but fabric is \"{}\" with active ports", .0.name())]
     NoLineRate(ReportFabric),
+    #[error(
+        "{domain} GPUs is not an NVLink domain of nodes of {gpus} GPUs (a multiple of them, at most \
+         {MAX_NVLINK_DOMAIN_GPUS})"
+    )]
+    NotADomain { domain: u32, gpus: u32 },
 }

@@ -18,7 +18,7 @@ mod summary;
 pub use error::ReportError;
 pub use read::{MAX_REPORT_BYTES, ReportHead, Scalar, check_version, read_fields, read_head};
 pub use schema::{
-    Affinity, Attachment, Gdr, GidEntry, Gpu, Host, LibraryStatus, NetInterface, PcieLink, REDACTED, RdmaAdapter,
-    RdmaPort, Report, SCHEMA_VERSION, Source, VerbsDevice, VerbsGid, VerbsPort, VerbsStatus, Warning,
+    Affinity, Attachment, Gdr, GidEntry, Gpu, Host, LibraryStatus, NetInterface, NvlinkFabric, PcieLink, REDACTED,
+    RdmaAdapter, RdmaPort, Report, SCHEMA_VERSION, Source, VerbsDevice, VerbsGid, VerbsPort, VerbsStatus, Warning,
 };
 pub use summary::{GdrSupport, ReportFabric, Summary};

@@ -113,6 +113,10 @@ pub fn read_fields(get: impl Fn(&str) -> Scalar) -> Result<Summary, ReportError>
             other => Err(other),
         })?,
         gdr: named(at("gdr"), &GdrSupport::ALL, GdrSupport::name)?,
+        nvlink_domain_gpus: match at("nvlink_domain_gpus") {
+            (_, Scalar::Missing | Scalar::Null) => None,
+            field => Some(count(field, None)?),
+        },
     };
     summary.validate()?;
     Ok(summary)

@@ -150,6 +150,34 @@ pub struct Gpu {
     pub uuid: Option<String>,
     /// Serial number, [`REDACTED`] unless identifiers are included.
     pub serial: Option<String>,
+    /// The GPU's NVLink fabric as NVML reports it (`nvmlDeviceGetGpuFabricInfo`): on GB200/GB300 NVL72 racks,
+    /// whether the tray's GPUs have joined the rack's multi-node NVLink domain. `null` when NVML did not say (no
+    /// driver, a driver before R525, a capture without it).
+    #[serde(default)]
+    pub nvlink_fabric: Option<NvlinkFabric>,
+}
+
+/// A GPU's place in a multi-node NVLink fabric (NVML's `nvmlGpuFabricInfo_t`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct NvlinkFabric {
+    /// NVML's `state`: `not-supported` (no multi-node NVLink: an HGX board, a PCIe card), `not-started`,
+    /// `in-progress` (the fabric manager has not finished: NCCL will not use multi-node NVLink yet) or `completed`.
+    pub state: String,
+    /// NVML's `status` once `completed`: `success`, or NVML's error for the registration.
+    pub status: Option<String>,
+    /// The clique: GPUs with the same cluster UUID and clique id share one NVLink domain (what NCCL's MNNVL
+    /// checks).
+    pub clique_id: Option<u32>,
+    /// The fabric's cluster UUID, [`REDACTED`] unless identifiers are included.
+    pub cluster_uuid: Option<String>,
+}
+
+impl NvlinkFabric {
+    /// Whether the GPU has joined a multi-node NVLink domain: state `completed`, status `success`.
+    pub fn joined(&self) -> bool {
+        self.state == "completed" && self.status.as_deref() == Some("success")
+    }
 }
 
 /// Whether a run-time library loaded, and what it said.

@@ -8,7 +8,9 @@ use crate::catalog;
 use crate::fabric::Fabric;
 use crate::human;
 use crate::scenario::ScenarioInput;
-use crate::scenario::limits::{MAX_ADAPTERS_PER_NODE, MAX_GPUS_PER_NODE, MAX_LINK_GBPS, MIN_LINK_GBPS};
+use crate::scenario::limits::{
+    MAX_ADAPTERS_PER_NODE, MAX_GPUS_PER_NODE, MAX_LINK_GBPS, MAX_NVLINK_DOMAIN_GPUS, MIN_LINK_GBPS,
+};
 
 /// The fabric a node offers, as the summary names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -102,6 +104,10 @@ pub struct Summary {
     pub gpu_model: Option<String>,
     /// GPUDirect RDMA.
     pub gdr: GdrSupport,
+    /// GPUs in the NVLink domain the node's GPUs have joined (NVML's fabric state `completed`): 72 on a GB200/GB300
+    /// NVL72 rack. `null` when the node is its own NVLink domain, or NVML did not say.
+    #[serde(default)]
+    pub nvlink_domain_gpus: Option<u32>,
 }
 
 /// A count written as any JSON number that is a whole one (`8` or `8.0`): the page reads JSON with the browser's
@@ -137,6 +143,14 @@ impl Summary {
             && (m.len() > 200 || m.chars().any(char::is_control))
         {
             return Err(ReportError::new("summary.gpu_model", Problem::NotAGpuName));
+        }
+        if let Some(d) = self.nvlink_domain_gpus
+            && (i64::from(d) > MAX_NVLINK_DOMAIN_GPUS || d < self.gpus.max(1) || d % self.gpus.max(1) != 0)
+        {
+            return Err(ReportError::new(
+                "summary.nvlink_domain_gpus",
+                Problem::NotADomain { domain: d, gpus: self.gpus },
+            ));
         }
         let rdma = matches!(self.fabric, ReportFabric::Infiniband | ReportFabric::Roce);
         if rdma && self.rdma_adapters == 0 {
@@ -212,6 +226,18 @@ impl Summary {
                 said.push("Network: none that could carry a multi-node job, so the scenario is one node".to_string());
             }
         }
+        match self.nvlink_domain_gpus.filter(|d| *d > self.gpus && self.gpus > 0) {
+            Some(d) => {
+                input.nvlink_domain_gpus = Some(i64::from(d));
+                said.push(format!(
+                    "NVLink domain: {d} GPUs ({} nodes of {}): the GPUs have joined a multi-node NVLink fabric, so \
+                     traffic between those nodes runs over NVLink",
+                    d / self.gpus,
+                    self.gpus
+                ));
+            }
+            None => input.nvlink_domain_gpus = None,
+        }
         match self.gdr {
             GdrSupport::Supported => {
                 input.gdr = true;
@@ -244,6 +270,7 @@ pub(super) mod tests {
             gpus: 8,
             gpu_model: Some("NVIDIA H100 80GB HBM3".to_string()),
             gdr: GdrSupport::Supported,
+            nvlink_domain_gpus: None,
         }
     }
 

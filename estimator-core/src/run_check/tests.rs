@@ -128,6 +128,7 @@ fn fewer_adapters_are_named_with_the_count_that_fits() {
         gpus: 8,
         gpu_model: None,
         gdr: GdrSupport::Supported,
+        nvlink_domain_gpus: None,
     };
     let c = check_run(&s, &measured(t), RunEvidence { summary: Some(&summary), ..Default::default() });
     let fewer = c.causes.iter().find(|k| k.id == "fewer-nics").expect("fewer-nics");
@@ -156,6 +157,7 @@ fn the_topology_and_the_report_confirm_or_rule_out_gpudirect() {
         gpus: 8,
         gpu_model: None,
         gdr: GdrSupport::NotSupported,
+        nvlink_domain_gpus: None,
     };
     let c = check_run(&s, &measured(t), RunEvidence { summary: Some(&summary), ..Default::default() });
     let k = c.causes.iter().find(|k| k.id == "gdr-off").expect("named");

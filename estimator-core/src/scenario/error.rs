@@ -48,11 +48,13 @@ pub enum Field {
     MaxNodes,
     Price,
     Offer,
+    /// GPUs in one NVLink domain (a GB200 NVL72 rack: 72).
+    NvlinkDomainGpus,
 }
 
 impl Field {
     /// Every field, in declaration order (a test holds it complete).
-    pub const ALL: [Field; 35] = [
+    pub const ALL: [Field; 36] = [
         Field::Params,
         Field::GradAccumSteps,
         Field::BucketBytes,
@@ -88,6 +90,7 @@ impl Field {
         Field::MaxNodes,
         Field::Price,
         Field::Offer,
+        Field::NvlinkDomainGpus,
     ];
 
     /// The JSON key (and, with `-` for `_`, the CLI flag).
@@ -128,6 +131,7 @@ impl Field {
             Field::MaxNodes => "max_nodes",
             Field::Price => "price",
             Field::Offer => "offer",
+            Field::NvlinkDomainGpus => "nvlink_domain_gpus",
         }
     }
 }
@@ -223,8 +227,12 @@ pub mod limits {
     pub const MAX_PARAMS: f64 = 1e14;
     /// Nodes in one job.
     pub const MAX_NODES: i64 = 100_000;
-    /// GPUs in one node (72 for a GB200 NVL72 rack treated as one NVLink node).
+    /// GPUs in one node (72 for a GB200 NVL72 rack described as one node rather than as 18 trays in one NVLink
+    /// domain).
     pub const MAX_GPUS_PER_NODE: i64 = 72;
+    /// GPUs in one NVLink domain: 576, the most NVIDIA's fifth-generation NVLink Switch System connects in one
+    /// domain (NVIDIA GB200 NVL72 page: "NVLink Switch System ... connect up to 576 GPUs").
+    pub const MAX_NVLINK_DOMAIN_GPUS: i64 = 576;
     /// Adapters in one node.
     pub const MAX_ADAPTERS_PER_NODE: i64 = 64;
     /// Slowest adapter, Gb/s (10 Mb/s).

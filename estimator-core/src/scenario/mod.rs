@@ -237,6 +237,10 @@ pub struct ScenarioInput {
     pub gpu: String,
     /// Intra-node link, when it differs from the GPU's usual one.
     pub intra_node: Option<IntraNodeLink>,
+    /// GPUs in one NVLink domain, whole nodes of them: 72 for GB200/GB300 NVL72 racks of 18 trays of 4 GPUs, whose
+    /// trays talk over NVLink switches. `None`: the node. Traffic inside a domain runs over NVLink, as NCCL's
+    /// multi-node NVLink (MNNVL) runs it; only traffic between domains crosses the adapters.
+    pub nvlink_domain_gpus: Option<i64>,
     /// Network adapters per node (0 is allowed on one node).
     pub adapters_per_node: i64,
     /// Line rate of one adapter, Gb/s.
@@ -303,6 +307,7 @@ impl Default for ScenarioInput {
             gpus_per_node: 8,
             gpu: "h100-sxm".to_string(),
             intra_node: None,
+            nvlink_domain_gpus: None,
             adapters_per_node: 8,
             link_gbps: 400.0,
             fabric: Fabric::Infiniband,
@@ -339,6 +344,8 @@ pub struct Scenario {
     nodes: u32,
     gpus_per_node: u32,
     adapters_per_node: u32,
+    /// Nodes of the job in one NVLink domain (1 without a domain larger than the node).
+    domain_nodes: u32,
     grad_accum_steps: u32,
     shape: ModelShape,
     layout: Layout,
@@ -431,6 +438,7 @@ impl Scenario {
         if intra.link != link {
             warnings.push(format!("{} has no {}; using {}", gpu.name, link.label(), intra.link.label()));
         }
+        let domain_nodes = domain_nodes(&input, gpus_per_node, nodes, intra.link, &mut warnings)?;
         Ok(Scenario {
             input,
             gpu,
@@ -439,6 +447,7 @@ impl Scenario {
             nodes,
             gpus_per_node,
             adapters_per_node,
+            domain_nodes,
             grad_accum_steps,
             shape,
             layout,
@@ -455,6 +464,7 @@ impl Scenario {
             (a.nodes, a.gpus_per_node, &a.gpu, a.intra_node, a.adapters_per_node, a.fabric, a.gdr, a.algorithm)
                 == (b.nodes, b.gpus_per_node, &b.gpu, b.intra_node, b.adapters_per_node, b.fabric, b.gdr, b.algorithm)
                 && a.link_gbps == b.link_gbps
+                && a.nvlink_domain_gpus == b.nvlink_domain_gpus
         };
         if input.measured_busbw_gbs == self.input.measured_busbw_gbs && !same_hardware(&input, &self.input) {
             input.measured_busbw_gbs = None;
@@ -512,6 +522,41 @@ impl Scenario {
         self.adapters_per_node
     }
 
+    /// NVLink domains the job spans: its nodes over the domain's nodes, rounded up (the nodes, without a domain
+    /// larger than the node). NCCL's multi-node NVLink fuses a domain's ranks into one topology, so the
+    /// collectives see a domain where they would see a node.
+    pub fn domains(&self) -> u32 {
+        self.nodes.div_ceil(self.domain_nodes.max(1))
+    }
+
+    /// Nodes of the job in one NVLink domain: the domain's nodes, or the job's when it has fewer.
+    pub fn nodes_per_domain(&self) -> u32 {
+        self.domain_nodes
+    }
+
+    /// GPUs of the job in one NVLink domain: what the collectives take for GPUs per node.
+    pub fn gpus_per_domain(&self) -> u32 {
+        self.gpus_per_node.saturating_mul(self.domain_nodes)
+    }
+
+    /// Adapters of one NVLink domain's nodes: what the collectives take for adapters per node.
+    pub fn adapters_per_domain(&self) -> u32 {
+        self.adapters_per_node.saturating_mul(self.domain_nodes)
+    }
+
+    /// The NVLink domain's size as given, in GPUs (the node's GPUs when none was given).
+    pub fn nvlink_domain_gpus(&self) -> u32 {
+        match self.input.nvlink_domain_gpus {
+            Some(d) => u32::try_from(d).unwrap_or(self.gpus_per_node),
+            None => self.gpus_per_node,
+        }
+    }
+
+    /// Whether an NVLink domain holds more than one node.
+    pub fn multi_node_nvlink(&self) -> bool {
+        self.nvlink_domain_gpus() > self.gpus_per_node
+    }
+
     /// Accumulation micro-steps per optimizer step, at least 1.
     pub fn grad_accum_steps(&self) -> u32 {
         self.grad_accum_steps
@@ -531,6 +576,49 @@ impl Scenario {
     pub fn warnings(&self) -> &[String] {
         &self.warnings
     }
+}
+
+/// The job's nodes in one NVLink domain, from `nvlink_domain_gpus`: whole nodes, over NVLink switches when it
+/// holds more than one, at most [`limits::MAX_NVLINK_DOMAIN_GPUS`]. A job whose nodes do not fill whole domains is
+/// told how it is modelled.
+fn domain_nodes(
+    input: &ScenarioInput,
+    gpus_per_node: u32,
+    nodes: u32,
+    link: IntraNodeLink,
+    warnings: &mut Vec<String>,
+) -> Result<u32, ScenarioError> {
+    let Some(d) = input.nvlink_domain_gpus else {
+        return Ok(1);
+    };
+    let field = Field::NvlinkDomainGpus;
+    let d = count(field, d, 1, limits::MAX_NVLINK_DOMAIN_GPUS)?;
+    if d % gpus_per_node != 0 {
+        return Err(ScenarioError::missing(
+            field,
+            format!("{d} must be a multiple of the {gpus_per_node} GPUs per node: a domain is whole nodes"),
+        ));
+    }
+    let per_domain = d / gpus_per_node;
+    if per_domain > 1 && link != IntraNodeLink::Nvswitch {
+        return Err(ScenarioError::missing(
+            field,
+            format!(
+                "{d} GPUs span {per_domain} nodes, which needs NVLink switches between them (NVL72-class racks);                  these GPUs talk over {}",
+                link.label()
+            ),
+        ));
+    }
+    let used = per_domain.min(nodes);
+    if nodes > used && nodes % used != 0 {
+        warnings.push(format!(
+            "{nodes} nodes do not fill NVLink domains of {per_domain} nodes: modelled as {} whole domains (the last \
+             one holds {} nodes)",
+            nodes.div_ceil(used),
+            nodes % used
+        ));
+    }
+    Ok(used)
 }
 
 #[cfg(test)]
@@ -632,6 +720,7 @@ mod tests {
                 Field::MaxNodes => 32,
                 Field::Price => 33,
                 Field::Offer => 34,
+                Field::NvlinkDomainGpus => 35,
             }
         }
         for (i, f) in Field::ALL.into_iter().enumerate() {

@@ -43,6 +43,9 @@ pub struct NvmlGpu {
     pub uuid: Option<String>,
     /// Serial number.
     pub serial: Option<String>,
+    /// The NVLink fabric (`nvmlDeviceGetGpuFabricInfo`); `None` when NVML has none for this GPU.
+    #[serde(default)]
+    pub fabric: Option<estimator_core::report::NvlinkFabric>,
 }
 
 /// Where GPU facts come from: the live driver or a capture.
@@ -102,6 +105,10 @@ impl GpuLibrary for LiveNvml {
                 field("compute capability", d.cuda_compute_capability().map(|c| format!("{}.{}", c.major, c.minor)));
             let uuid = field("UUID", d.uuid());
             let serial = field("serial", d.serial());
+            let fabric = super::nvml_fabric::query(&nvml, &d).unwrap_or_else(|e| {
+                facts.warnings.push(format!("GPU {index}: {e}"));
+                None
+            });
             // NVLink: iterate every possible link (NVML_NVLINK_MAX_LINKS = 18 in nvml-wrapper-sys 0.10); past the
             // last one NVML answers InvalidArg, and NotSupported without NVLink (nvml-wrapper 0.13, NvLink::is_active).
             let active = (0..18u32).filter(|&l| d.link_wrapper_for(l).is_active().unwrap_or(false)).count();
@@ -114,6 +121,7 @@ impl GpuLibrary for LiveNvml {
                 nvlink_active_links: Some(u32::try_from(active).unwrap_or(0)),
                 uuid,
                 serial,
+                fabric,
             });
         }
         Ok(facts)
@@ -201,6 +209,10 @@ pub fn merge(
                 gpu.nvlink_active_links = g.nvlink_active_links;
                 gpu.uuid = redact(g.uuid.clone(), identifiers);
                 gpu.serial = redact(g.serial.clone(), identifiers);
+                gpu.nvlink_fabric = g.fabric.clone().map(|f| estimator_core::report::NvlinkFabric {
+                    cluster_uuid: redact(f.cluster_uuid.clone(), identifiers),
+                    ..f
+                });
                 gpus.push(gpu);
             }
             let mut next = facts.gpus.iter().map(|g| g.index + 1).max().unwrap_or(0);

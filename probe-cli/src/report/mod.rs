@@ -14,6 +14,7 @@ pub mod gdr;
 pub mod gpu;
 pub mod host;
 pub mod libraries;
+pub mod nvml_fabric;
 pub mod pci;
 pub mod rdma;
 pub mod summary;

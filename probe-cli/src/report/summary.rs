@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use estimator_core::catalog;
 use estimator_core::report::{GdrSupport, Gpu, NetInterface, RdmaAdapter, ReportFabric, Summary};
 
 /// The summary of the node's GPUs, RDMA adapters and network interfaces; `gdr` is left `unknown` for the GDR
@@ -80,6 +81,7 @@ pub fn summarize(
             n
         }
     });
+    let nvlink_domain_gpus = nvlink_domain(gpus, gpu_model.as_deref(), warn);
     Summary {
         fabric,
         rdma_adapters: ports,
@@ -88,6 +90,75 @@ pub fn summarize(
         gpus: u32::try_from(gpus.len()).unwrap_or(u32::MAX),
         gpu_model,
         gdr: GdrSupport::Unknown,
+        nvlink_domain_gpus,
+    }
+}
+
+/// The NVLink domain the GPUs have joined, from NVML's fabric state. NVML tells one GPU its clique, not how many
+/// GPUs share it: the domain's size is the rack the catalog sells this GPU in (72 for GB200/GB300 NVL72), and what
+/// NVML says that the summary cannot use is warned about (a fabric not ready, a GPU the catalog has no rack for).
+fn nvlink_domain(gpus: &[Gpu], model: Option<&str>, warn: &mut impl FnMut(&str, String)) -> Option<u32> {
+    let fabrics: Vec<_> = gpus.iter().filter_map(|g| Some((g.index, g.nvlink_fabric.as_ref()?))).collect();
+    let pending: Vec<String> = fabrics
+        .iter()
+        .filter(|(_, f)| matches!(f.state.as_str(), "not-started" | "in-progress"))
+        .map(|(i, f)| format!("GPU {i} {}", f.state))
+        .collect();
+    if !pending.is_empty() {
+        warn(
+            "nvml",
+            format!(
+                "the multi-node NVLink fabric is not ready ({}): until the fabric manager finishes, NCCL cannot use \
+                 NVLink between trays and sends that traffic over the network",
+                pending.join(", ")
+            ),
+        );
+        return None;
+    }
+    let failed: Vec<String> = fabrics
+        .iter()
+        .filter(|(_, f)| f.state == "completed" && !f.joined())
+        .map(|(i, f)| format!("GPU {i}: {}", f.status.as_deref().unwrap_or("no status")))
+        .collect();
+    if !failed.is_empty() {
+        warn(
+            "nvml",
+            format!("the NVLink fabric registration failed ({}): the node is its own domain", failed.join(", ")),
+        );
+        return None;
+    }
+    let joined = fabrics.iter().filter(|(_, f)| f.joined()).count();
+    if joined == 0 {
+        return None;
+    }
+    let cliques: std::collections::BTreeSet<_> =
+        fabrics.iter().filter(|(_, f)| f.joined()).map(|(_, f)| (f.cluster_uuid.clone(), f.clique_id)).collect();
+    if joined < gpus.len() || cliques.len() > 1 {
+        warn(
+            "nvml",
+            format!(
+                "{joined} of {} GPUs joined the NVLink fabric, in {} clique(s): NCCL uses multi-node NVLink only \
+                 among GPUs of one clique; the node is taken as its own domain",
+                gpus.len(),
+                cliques.len()
+            ),
+        );
+        return None;
+    }
+    let spec = catalog::lookup(model.unwrap_or("")).spec();
+    match spec.rack_nvlink_domain() {
+        Some(shape) => Some(shape.nvlink_domain_gpus),
+        None => {
+            warn(
+                "nvml",
+                format!(
+                    "the GPUs joined a multi-node NVLink fabric, but how many GPUs share it is not on this node and the \
+                     catalog sells {} in no rack-scale NVLink domain: give the domain with --nvlink-domain-gpus",
+                    spec.name
+                ),
+            );
+            None
+        }
     }
 }
 

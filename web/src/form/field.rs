@@ -33,11 +33,12 @@ pub enum FormField {
     SeqLen,
     MicroBatchSize,
     Checkpointing,
+    Domain,
 }
 
 impl FormField {
     /// Every field, in form order.
-    pub const ALL: [FormField; 27] = [
+    pub const ALL: [FormField; 28] = [
         FormField::Params,
         FormField::Dtype,
         FormField::Sync,
@@ -65,6 +66,7 @@ impl FormField {
         FormField::SeqLen,
         FormField::MicroBatchSize,
         FormField::Checkpointing,
+        FormField::Domain,
     ];
 
     /// The URL key and id suffix.
@@ -97,6 +99,7 @@ impl FormField {
             FormField::SeqLen => "seq_len",
             FormField::MicroBatchSize => "mbs",
             FormField::Checkpointing => "ckpt",
+            FormField::Domain => "domain",
         }
     }
 
@@ -123,6 +126,7 @@ impl FormField {
             Field::MicroBatches => FormField::MicroBatches,
             Field::SeqLen => FormField::SeqLen,
             Field::MicroBatchSize => FormField::MicroBatchSize,
+            Field::NvlinkDomainGpus => FormField::Domain,
             // Not on the form.
             Field::BucketBytes
             | Field::ActivationBytesPerGpu

@@ -53,6 +53,8 @@ pub struct ScenarioForm {
     pub nodes: String,
     /// Network adapters per node.
     pub adapters: String,
+    /// GPUs in one NVLink domain; empty for the node.
+    pub domain: String,
     /// Line rate per adapter, Gb/s.
     pub link_gbps: String,
     /// Fabric class.
@@ -117,6 +119,7 @@ impl ScenarioForm {
             gpus_per_node: i.gpus_per_node.to_string(),
             nodes: i.nodes.to_string(),
             adapters: i.adapters_per_node.to_string(),
+            domain: i.nvlink_domain_gpus.map(|d| d.to_string()).unwrap_or_default(),
             link_gbps: human::num(i.link_gbps, 3),
             fabric: i.fabric,
             gdr: i.gdr,
@@ -184,6 +187,7 @@ impl ScenarioForm {
             FormField::GpusPerNode => &self.gpus_per_node,
             FormField::Nodes => &self.nodes,
             FormField::Adapters => &self.adapters,
+            FormField::Domain => &self.domain,
             FormField::Link => &self.link_gbps,
             FormField::Overlap => &self.overlap_pct,
             FormField::ComputeMs => &self.compute_ms,
@@ -239,6 +243,7 @@ impl ScenarioForm {
             FormField::GpusPerNode => self.gpus_per_node = text,
             FormField::Nodes => self.nodes = text,
             FormField::Adapters => self.adapters = text,
+            FormField::Domain => self.domain = text,
             FormField::Link => self.link_gbps = text,
             FormField::Overlap => self.overlap_pct = text,
             FormField::ComputeMs => self.compute_ms = text,
@@ -297,6 +302,7 @@ impl ScenarioForm {
                 | FormField::GpusPerNode
                 | FormField::Nodes
                 | FormField::Adapters
+                | FormField::Domain
                 | FormField::Link
                 | FormField::Fabric
                 | FormField::Gdr
@@ -369,6 +375,7 @@ impl ScenarioForm {
         let gpus_per_node = grab(FormField::GpusPerNode, whole(&self.gpus_per_node), d.gpus_per_node as f64);
         let nodes = grab(FormField::Nodes, whole(&self.nodes), d.nodes as f64);
         let adapters = grab(FormField::Adapters, whole(&self.adapters), d.adapters_per_node as f64);
+        let domain = optional(&self.domain).map(|t| grab(FormField::Domain, whole(t), gpus_per_node) as i64);
         let link_gbps = grab(FormField::Link, number(&self.link_gbps), d.link_gbps);
         let overlap = optional(&self.overlap_pct).map(|t| grab(FormField::Overlap, percent(t, 0.0), 0.0));
         let mut degree = |f: FormField, t: &str, fallback: i64| grab(f, whole(t), fallback as f64) as i64;
@@ -405,6 +412,7 @@ impl ScenarioForm {
             gpus_per_node: gpus_per_node as i64,
             gpu: self.gpu.clone(),
             adapters_per_node: adapters as i64,
+            nvlink_domain_gpus: domain,
             link_gbps,
             fabric: self.fabric,
             gdr: self.gdr,
@@ -457,6 +465,7 @@ impl ScenarioForm {
         self.gpu = input.gpu;
         self.gpus_per_node = input.gpus_per_node.to_string();
         self.adapters = input.adapters_per_node.to_string();
+        self.domain = input.nvlink_domain_gpus.map(|d| d.to_string()).unwrap_or_default();
         self.link_gbps = human::num(input.link_gbps, 3);
         self.fabric = input.fabric;
         self.gdr = input.gdr;
@@ -473,6 +482,8 @@ impl ScenarioForm {
         let before = self.clone();
         self.gpu = p.gpu.to_string();
         self.gpus_per_node = p.gpus_per_node.to_string();
+        self.domain =
+            if p.nvlink_domain_gpus > p.gpus_per_node { p.nvlink_domain_gpus.to_string() } else { String::new() };
         self.adapters = p.adapters.to_string();
         self.link_gbps = human::num(p.link_gbps, 3);
         self.fabric = p.fabric;
