@@ -59,6 +59,9 @@ pub struct Point {
     pub nic_speed_gbps: Option<f64>,
     /// NICs per node.
     pub nics_per_node: Option<u32>,
+    /// GPUs in one NVLink domain when it spans nodes (GB200/GB300 NVL72 racks); absent: the node.
+    #[serde(default)]
+    pub nvlink_domain_gpus: Option<u32>,
     /// GPUDirect RDMA description.
     pub gdr: String,
     /// Algorithm description.
@@ -240,6 +243,7 @@ pub fn scenario_of(p: &Point) -> Option<(Scenario, Group, Vec<String>)> {
         gpus_per_node: i64::from(p.gpus_per_node),
         gpu: p.gpu.clone(),
         intra_node: intra_of(p.intra_node.as_deref()),
+        nvlink_domain_gpus: p.nvlink_domain_gpus.map(i64::from),
         adapters_per_node: i64::from(if multi { nics.unwrap_or(1) } else { 0 }),
         link_gbps: speed.unwrap_or(100.0),
         fabric: fabric.unwrap_or(Fabric::Infiniband),

@@ -123,7 +123,7 @@ fn provenance_covers_the_model() {
         all.extend([Constant::FabricEfficiency(f), Constant::FabricLatency(f)]);
     }
     all.extend([Constant::NcclModel, Constant::AutoparallelRamps]);
-    all.extend([Constant::TcpSocketCap, Constant::NoGdrAdapterCap]);
+    all.extend([Constant::TcpSocketCap, Constant::NoGdrAdapterCap, Constant::MnnvlNvlsRamp]);
     for c in &all {
         assert_eq!(PROVENANCE.iter().filter(|p| p.constant == *c).count(), 1, "{c:?} has one record");
     }

@@ -3,7 +3,8 @@
 //! module.
 
 use super::{
-    GpuSpec, HOST_STAGED_BUSBW_GBYTE_PER_S, IntraNodeLink, NVLINK_RING_EFFICIENCY, PCIE_P2P_EFFICIENCY, Vendor, bw,
+    GpuSpec, HOST_STAGED_BUSBW_GBYTE_PER_S, IntraNodeLink, NVLINK_RING_EFFICIENCY, NodeShape, PCIE_P2P_EFFICIENCY,
+    Vendor, bw,
 };
 use crate::units::TflopPerSec;
 
@@ -164,7 +165,7 @@ pub static GPUS: &[GpuSpec] = &[
         memory_gib: 80.0,
         bf16_dense_tflops: tf(312.0),
         fp8_dense_tflops: None,
-        shapes: &[],
+        shapes: &[NodeShape { name: "HGX 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
         intra_node: IntraNodeLink::Nvswitch,
         gpu_link_gbyte_per_s: Some(300.0),
         pcie_gen: 4,
@@ -181,7 +182,7 @@ pub static GPUS: &[GpuSpec] = &[
         memory_gib: 40.0,
         bf16_dense_tflops: tf(312.0),
         fp8_dense_tflops: None,
-        shapes: &[],
+        shapes: &[NodeShape { name: "HGX 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
         intra_node: IntraNodeLink::Nvswitch,
         gpu_link_gbyte_per_s: Some(300.0),
         pcie_gen: 4,
@@ -197,7 +198,7 @@ pub static GPUS: &[GpuSpec] = &[
         reported_names: &["NVIDIA L40S"],
         memory_gib: 48.0,
         bf16_dense_tflops: tf(362.05),
-        fp8_dense_tflops: None,
+        fp8_dense_tflops: Some(tf(733.0)),
         shapes: &[],
         intra_node: IntraNodeLink::Pcie,
         gpu_link_gbyte_per_s: None,
@@ -208,13 +209,30 @@ pub static GPUS: &[GpuSpec] = &[
         patterns: &["l40s"],
     },
     GpuSpec {
+        key: "l40",
+        name: "L40",
+        vendor: Vendor::Nvidia,
+        reported_names: &[],
+        memory_gib: 48.0,
+        bf16_dense_tflops: tf(181.05),
+        fp8_dense_tflops: Some(tf(362.0)),
+        shapes: &[],
+        intra_node: IntraNodeLink::Pcie,
+        gpu_link_gbyte_per_s: None,
+        pcie_gen: 4,
+        compute_capability: 89,
+        allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
+        ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
+        patterns: &["l40"],
+    },
+    GpuSpec {
         key: "l4",
         name: "L4",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA L4"],
         memory_gib: 24.0,
         bf16_dense_tflops: tf(121.0),
-        fp8_dense_tflops: None,
+        fp8_dense_tflops: Some(tf(242.5)),
         shapes: &[],
         intra_node: IntraNodeLink::Pcie,
         gpu_link_gbyte_per_s: None,
@@ -232,7 +250,7 @@ pub static GPUS: &[GpuSpec] = &[
         reported_names: &["NVIDIA H100 PCIe"],
         memory_gib: 80.0,
         bf16_dense_tflops: tf(756.0),
-        fp8_dense_tflops: None,
+        fp8_dense_tflops: Some(tf(1513.0)),
         shapes: &[],
         intra_node: IntraNodeLink::Pcie,
         gpu_link_gbyte_per_s: Some(300.0),
@@ -266,8 +284,8 @@ pub static GPUS: &[GpuSpec] = &[
         reported_names: &["NVIDIA GH200 144G HBM3e"],
         memory_gib: 144.0,
         bf16_dense_tflops: tf(989.0),
-        fp8_dense_tflops: None,
-        shapes: &[],
+        fp8_dense_tflops: Some(tf(1979.0)),
+        shapes: &[NodeShape { name: "GH200 NVL2", gpus_per_node: 2, nvlink_domain_gpus: 2 }],
         intra_node: IntraNodeLink::Nvlink,
         gpu_link_gbyte_per_s: Some(450.0),
         pcie_gen: 5,
@@ -283,8 +301,8 @@ pub static GPUS: &[GpuSpec] = &[
         reported_names: &["NVIDIA GH200 480GB", "NVIDIA GH200 120GB"],
         memory_gib: 96.0,
         bf16_dense_tflops: tf(989.0),
-        fp8_dense_tflops: None,
-        shapes: &[],
+        fp8_dense_tflops: Some(tf(1979.0)),
+        shapes: &[NodeShape { name: "GH200 NVL2", gpus_per_node: 2, nvlink_domain_gpus: 2 }],
         intra_node: IntraNodeLink::Nvlink,
         gpu_link_gbyte_per_s: Some(450.0),
         pcie_gen: 5,
@@ -300,8 +318,8 @@ pub static GPUS: &[GpuSpec] = &[
         reported_names: &["NVIDIA H200", "NVIDIA H200 NVL"],
         memory_gib: 141.0,
         bf16_dense_tflops: tf(989.0),
-        fp8_dense_tflops: None,
-        shapes: &[],
+        fp8_dense_tflops: Some(tf(1978.9)),
+        shapes: &[NodeShape { name: "HGX 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
         intra_node: IntraNodeLink::Nvswitch,
         gpu_link_gbyte_per_s: Some(450.0),
         pcie_gen: 5,
@@ -317,8 +335,8 @@ pub static GPUS: &[GpuSpec] = &[
         reported_names: &["NVIDIA H100 80GB HBM3"],
         memory_gib: 80.0,
         bf16_dense_tflops: tf(989.0),
-        fp8_dense_tflops: None,
-        shapes: &[],
+        fp8_dense_tflops: Some(tf(1979.0)),
+        shapes: &[NodeShape { name: "HGX 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
         intra_node: IntraNodeLink::Nvswitch,
         gpu_link_gbyte_per_s: Some(450.0),
         pcie_gen: 5,
@@ -328,14 +346,208 @@ pub static GPUS: &[GpuSpec] = &[
         patterns: &["h100"],
     },
     GpuSpec {
+        key: "h20",
+        name: "H20",
+        vendor: Vendor::Nvidia,
+        reported_names: &["NVIDIA H20", "NVIDIA H20-3e"],
+        memory_gib: 96.0,
+        bf16_dense_tflops: tf(148.0),
+        fp8_dense_tflops: Some(tf(296.0)),
+        shapes: &[NodeShape { name: "HGX H20 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
+        intra_node: IntraNodeLink::Nvswitch,
+        gpu_link_gbyte_per_s: Some(450.0),
+        pcie_gen: 5,
+        compute_capability: 90,
+        allreduce_busbw: bw(470.0),
+        ring_busbw: bw(369.0),
+        patterns: &["h20"],
+    },
+    GpuSpec {
+        key: "h800",
+        name: "H800 SXM",
+        vendor: Vendor::Nvidia,
+        reported_names: &["NVIDIA H800"],
+        memory_gib: 80.0,
+        bf16_dense_tflops: tf(989.5),
+        fp8_dense_tflops: Some(tf(1979.0)),
+        shapes: &[NodeShape { name: "HGX H800 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
+        intra_node: IntraNodeLink::Nvswitch,
+        gpu_link_gbyte_per_s: Some(200.0),
+        pcie_gen: 5,
+        compute_capability: 90,
+        allreduce_busbw: bw(215.0),
+        ring_busbw: bw(200.0 * NVLINK_RING_EFFICIENCY),
+        patterns: &["h800"],
+    },
+    GpuSpec {
+        key: "a800-pcie-80gb",
+        name: "A800 PCIe 80GB",
+        vendor: Vendor::Nvidia,
+        reported_names: &["NVIDIA A800 80GB PCIe"],
+        memory_gib: 80.0,
+        bf16_dense_tflops: tf(312.0),
+        fp8_dense_tflops: None,
+        shapes: &[],
+        intra_node: IntraNodeLink::Pcie,
+        gpu_link_gbyte_per_s: Some(200.0),
+        pcie_gen: 4,
+        compute_capability: 80,
+        allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
+        ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
+        patterns: &["a80080gbpcie", "a800pcie"],
+    },
+    GpuSpec {
+        key: "a800-sxm4-80gb",
+        name: "A800 SXM4 80GB",
+        vendor: Vendor::Nvidia,
+        reported_names: &["NVIDIA A800-SXM4-80GB"],
+        memory_gib: 80.0,
+        bf16_dense_tflops: tf(312.0),
+        fp8_dense_tflops: None,
+        shapes: &[],
+        intra_node: IntraNodeLink::Nvswitch,
+        gpu_link_gbyte_per_s: Some(200.0),
+        pcie_gen: 4,
+        compute_capability: 80,
+        allreduce_busbw: bw(230.77 * 200.0 / 300.0),
+        ring_busbw: bw(230.77 * 200.0 / 300.0),
+        patterns: &["a800"],
+    },
+    GpuSpec {
+        key: "rtx-pro-6000-blackwell",
+        name: "RTX PRO 6000 Blackwell",
+        vendor: Vendor::Nvidia,
+        reported_names: &[
+            "NVIDIA RTX PRO 6000 Blackwell Server Edition",
+            "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
+            "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition",
+        ],
+        memory_gib: 96.0,
+        bf16_dense_tflops: tf(500.0),
+        fp8_dense_tflops: Some(tf(1000.0)),
+        shapes: &[NodeShape { name: "8-card PCIe server", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
+        intra_node: IntraNodeLink::Pcie,
+        gpu_link_gbyte_per_s: None,
+        pcie_gen: 5,
+        compute_capability: 120,
+        allreduce_busbw: bw(37.6),
+        ring_busbw: bw(37.6),
+        patterns: &["rtxpro6000"],
+    },
+    GpuSpec {
+        key: "rtx-6000-ada",
+        name: "RTX 6000 Ada",
+        vendor: Vendor::Nvidia,
+        reported_names: &["NVIDIA RTX 6000 Ada Generation"],
+        memory_gib: 48.0,
+        bf16_dense_tflops: tf(364.25),
+        fp8_dense_tflops: Some(tf(728.5)),
+        shapes: &[],
+        intra_node: IntraNodeLink::Pcie,
+        gpu_link_gbyte_per_s: None,
+        pcie_gen: 4,
+        compute_capability: 89,
+        allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
+        ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
+        patterns: &["rtx6000ada"],
+    },
+    GpuSpec {
+        key: "rtx-a6000",
+        name: "RTX A6000",
+        vendor: Vendor::Nvidia,
+        reported_names: &["NVIDIA RTX A6000"],
+        memory_gib: 48.0,
+        bf16_dense_tflops: tf(154.8),
+        fp8_dense_tflops: None,
+        shapes: &[NodeShape { name: "NVLink-bridged pair", gpus_per_node: 2, nvlink_domain_gpus: 2 }],
+        intra_node: IntraNodeLink::Pcie,
+        gpu_link_gbyte_per_s: Some(56.25),
+        pcie_gen: 4,
+        compute_capability: 86,
+        allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
+        ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
+        patterns: &["a6000"],
+    },
+    GpuSpec {
+        key: "rtx-3090",
+        name: "GeForce RTX 3090",
+        vendor: Vendor::Nvidia,
+        reported_names: &["NVIDIA GeForce RTX 3090"],
+        memory_gib: 24.0,
+        bf16_dense_tflops: tf(71.0),
+        fp8_dense_tflops: None,
+        shapes: &[NodeShape { name: "NVLink-bridged pair", gpus_per_node: 2, nvlink_domain_gpus: 2 }],
+        intra_node: IntraNodeLink::Pcie,
+        gpu_link_gbyte_per_s: Some(56.25),
+        pcie_gen: 4,
+        compute_capability: 86,
+        allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
+        ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
+        patterns: &["rtx3090"],
+    },
+    GpuSpec {
+        key: "gb200",
+        name: "GB200 (NVL72)",
+        vendor: Vendor::Nvidia,
+        reported_names: &["NVIDIA GB200"],
+        memory_gib: 186.0,
+        bf16_dense_tflops: tf(2500.0),
+        fp8_dense_tflops: Some(tf(5000.0)),
+        shapes: &[
+            NodeShape { name: "NVL72 compute tray", gpus_per_node: 4, nvlink_domain_gpus: 72 },
+            NodeShape { name: "GB200 NVL4 board", gpus_per_node: 4, nvlink_domain_gpus: 4 },
+        ],
+        intra_node: IntraNodeLink::Nvswitch,
+        gpu_link_gbyte_per_s: Some(900.0),
+        pcie_gen: 5,
+        compute_capability: 100,
+        allreduce_busbw: bw(839.16 / 0.933),
+        ring_busbw: bw(679.61),
+        patterns: &["gb200"],
+    },
+    GpuSpec {
+        key: "gb300",
+        name: "GB300 (NVL72)",
+        vendor: Vendor::Nvidia,
+        reported_names: &["NVIDIA GB300"],
+        memory_gib: 279.0,
+        bf16_dense_tflops: tf(2500.0),
+        fp8_dense_tflops: Some(tf(5000.0)),
+        shapes: &[NodeShape { name: "NVL72 compute tray", gpus_per_node: 4, nvlink_domain_gpus: 72 }],
+        intra_node: IntraNodeLink::Nvswitch,
+        gpu_link_gbyte_per_s: Some(900.0),
+        pcie_gen: 6,
+        compute_capability: 103,
+        allreduce_busbw: bw(930.48),
+        ring_busbw: bw(679.61),
+        patterns: &["gb300"],
+    },
+    GpuSpec {
+        key: "b300",
+        name: "B300 SXM6",
+        vendor: Vendor::Nvidia,
+        reported_names: &["NVIDIA B300 SXM6 AC"],
+        memory_gib: 270.0,
+        bf16_dense_tflops: tf(2250.0),
+        fp8_dense_tflops: Some(tf(4500.0)),
+        shapes: &[NodeShape { name: "HGX B300 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
+        intra_node: IntraNodeLink::Nvswitch,
+        gpu_link_gbyte_per_s: Some(900.0),
+        pcie_gen: 6,
+        compute_capability: 103,
+        allreduce_busbw: bw(845.0),
+        ring_busbw: bw(695.0),
+        patterns: &["b300"],
+    },
+    GpuSpec {
         key: "b200",
         name: "B200",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA B200"],
         memory_gib: 180.0,
         bf16_dense_tflops: tf(2250.0),
-        fp8_dense_tflops: None,
-        shapes: &[],
+        fp8_dense_tflops: Some(tf(4500.0)),
+        shapes: &[NodeShape { name: "HGX 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
         intra_node: IntraNodeLink::Nvswitch,
         gpu_link_gbyte_per_s: Some(900.0),
         pcie_gen: 6,
@@ -351,7 +563,7 @@ pub static GPUS: &[GpuSpec] = &[
         reported_names: &["NVIDIA GeForce RTX 5090"],
         memory_gib: 32.0,
         bf16_dense_tflops: tf(209.5),
-        fp8_dense_tflops: None,
+        fp8_dense_tflops: Some(tf(419.0)),
         shapes: &[],
         intra_node: IntraNodeLink::Pcie,
         gpu_link_gbyte_per_s: None,
@@ -379,14 +591,48 @@ pub static GPUS: &[GpuSpec] = &[
         patterns: &["4090"],
     },
     GpuSpec {
+        key: "a10",
+        name: "A10",
+        vendor: Vendor::Nvidia,
+        reported_names: &["NVIDIA A10"],
+        memory_gib: 24.0,
+        bf16_dense_tflops: tf(125.0),
+        fp8_dense_tflops: None,
+        shapes: &[],
+        intra_node: IntraNodeLink::Pcie,
+        gpu_link_gbyte_per_s: None,
+        pcie_gen: 4,
+        compute_capability: 86,
+        allreduce_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
+        ring_busbw: bw(24.0 * PCIE_P2P_EFFICIENCY),
+        patterns: &["a10"],
+    },
+    GpuSpec {
+        key: "mi350x",
+        name: "Instinct MI350X",
+        vendor: Vendor::Amd,
+        reported_names: &["AMD Instinct MI350X"],
+        memory_gib: 288.0,
+        bf16_dense_tflops: tf(2307.2),
+        fp8_dense_tflops: Some(tf(4614.4)),
+        shapes: &[NodeShape { name: "8x OAM", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
+        intra_node: IntraNodeLink::Xgmi,
+        gpu_link_gbyte_per_s: Some(537.6),
+        pcie_gen: 5,
+        compute_capability: 0,
+        allreduce_busbw: bw(315.0 * 153.6 / 128.0),
+        ring_busbw: bw(315.0 * 153.6 / 128.0),
+        patterns: &["mi350"],
+    },
+    GpuSpec {
         key: "mi355x",
         name: "Instinct MI355X",
         vendor: Vendor::Amd,
         reported_names: &["AMD Instinct MI355X"],
         memory_gib: 288.0,
         bf16_dense_tflops: tf(2516.6),
-        fp8_dense_tflops: None,
-        shapes: &[],
+        fp8_dense_tflops: Some(tf(5033.2)),
+        shapes: &[NodeShape { name: "8x OAM", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
         intra_node: IntraNodeLink::Xgmi,
         gpu_link_gbyte_per_s: Some(537.6),
         pcie_gen: 5,
@@ -402,8 +648,8 @@ pub static GPUS: &[GpuSpec] = &[
         reported_names: &["AMD Instinct MI325X"],
         memory_gib: 256.0,
         bf16_dense_tflops: tf(1307.4),
-        fp8_dense_tflops: None,
-        shapes: &[],
+        fp8_dense_tflops: Some(tf(2614.9)),
+        shapes: &[NodeShape { name: "8x OAM", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
         intra_node: IntraNodeLink::Xgmi,
         gpu_link_gbyte_per_s: Some(448.0),
         pcie_gen: 5,
@@ -419,8 +665,8 @@ pub static GPUS: &[GpuSpec] = &[
         reported_names: &["AMD Instinct MI300X", "AMD Instinct MI300X OAM"],
         memory_gib: 192.0,
         bf16_dense_tflops: tf(1307.4),
-        fp8_dense_tflops: None,
-        shapes: &[],
+        fp8_dense_tflops: Some(tf(2614.9)),
+        shapes: &[NodeShape { name: "8x OAM", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
         intra_node: IntraNodeLink::Xgmi,
         gpu_link_gbyte_per_s: Some(448.0),
         pcie_gen: 5,
@@ -470,23 +716,23 @@ impl GpuSpec {
             }
             "a100-sxm4-80gb" => {
                 "NVIDIA A100 datasheet: 80 GB HBM2e, 312 TFLOP/s BF16 dense, NVLink3 600 GB/s bidirectional; busbw \
-                 measured: 230.77 GB/s on 8x A100 p4dn (NVIDIA/nccl#527), 234.7 on DGX A100 (eugenesiow/LLM-Insights)"
+                 measured: 230.77 GB/s on 8x A100 p4dn (NVIDIA/nccl#527), 234.7 on DGX A100 (eugenesiow/LLM-Insights); HGX 8-GPU boards (offer aws-p4de.24xlarge)"
             }
             "a100-sxm4-40gb" => {
                 "NVIDIA A100 datasheet: 40 GB HBM2, 312 TFLOP/s BF16 dense; busbw measured 230.77 GB/s on 8x A100 \
-                 (NVIDIA/nccl#527)"
+                 (NVIDIA/nccl#527); HGX 8-GPU boards (offer aws-p4d.24xlarge)"
             }
             "l40s" => {
                 "NVIDIA L40S datasheet: 48 GB GDDR6, 362.05 TFLOP/s BF16 dense (733 with sparsity); busbw derived \
-                 from PCIe Gen4 x16 24 GB/s x 0.58"
+                 from PCIe Gen4 x16 24 GB/s x 0.58; FP8 733 dense (datasheet 1466 with sparsity)"
             }
             "l4" => {
                 "NVIDIA L4 datasheet: 24 GB GDDR6, 242 TFLOP/s BF16 with sparsity (121 dense); busbw derived from \
-                 PCIe Gen4 x16 24 GB/s x 0.58"
+                 PCIe Gen4 x16 24 GB/s x 0.58; FP8 242.5 dense (datasheet 485 with sparsity, as quoted by yobitel.com)"
             }
             "h100-pcie" => {
                 "NVIDIA H100 datasheet: 80 GB HBM2e, 1513 TFLOP/s BF16 with sparsity (756 dense), NVLink bridge \
-                 600 GB/s bidirectional; busbw derived from PCIe Gen5 x16 48 GB/s x 0.58"
+                 600 GB/s bidirectional; busbw derived from PCIe Gen5 x16 48 GB/s x 0.58; FP8 1513 dense (3026 with sparsity)"
             }
             "h100-nvl" => {
                 "NVIDIA H100 datasheet: H100 NVL 94 GB HBM3, 1671 TFLOP/s BF16 with sparsity (835 dense), NVLink \
@@ -494,30 +740,34 @@ impl GpuSpec {
             }
             "gh200-144gb" => {
                 "NVIDIA GH200 datasheet: 144 GB HBM3e, 989 TFLOP/s BF16 dense, NVLink4 900 GB/s bidirectional; busbw \
-                 derived as 450 x 0.80 (no NVSwitch in multi-GH200 nodes, so no NVLS)"
+                 derived as 450 x 0.80 (no NVSwitch in multi-GH200 nodes, so no NVLS); FP8 1979 dense (GH200 datasheet); GH200 NVL2 (same datasheet)"
             }
             "gh200" => {
                 "NVIDIA GH200 datasheet: 96 GB HBM3 (480 GB superchip with LPDDR5X), 989 TFLOP/s BF16 dense, NVLink4 \
-                 900 GB/s bidirectional; busbw derived as 450 x 0.80 (no NVSwitch, so no NVLS)"
+                 900 GB/s bidirectional; busbw derived as 450 x 0.80 (no NVSwitch, so no NVLS); FP8 1979 dense (GH200 datasheet 3958 with sparsity); GH200 NVL2: two superchips joined by NVLink (same \
+                 datasheet)"
             }
             "h200" => {
                 "NVIDIA H200 datasheet: 141 GB HBM3e, 989 TFLOP/s BF16 dense, NVLink4 900 GB/s bidirectional, the same \
                  NVSwitch board as H100 SXM, so the H100 measurements apply: 470 GB/s NVLS (nccl-tests#290), 369 Ring \
-                 (nccl-tests#309)"
+                 (nccl-tests#309); FP8 1978.9 dense (alpharomercoma/MI300X-vs-H200 METHODOLOGY.md); HGX 8-GPU boards (offer \
+                 aws-p5e.48xlarge)"
             }
             "h100-sxm" => {
                 "NVIDIA H100 datasheet: 80 GB HBM3, 989 TFLOP/s BF16 dense (1979 with sparsity), NVLink4 900 GB/s \
                  bidirectional; busbw measured: 468-482 GB/s with NVLS (nccl-tests#290, #309), 368.76 GB/s Ring with \
-                 NCCL_NVLS_ENABLE=0 (nccl-tests#309)"
+                 NCCL_NVLS_ENABLE=0 (nccl-tests#309); FP8 1979 dense (datasheet 3958 with sparsity, halved); HGX 8-GPU boards (offers aws-p5.48xlarge, \
+                 azure-nd96isr-h100-v5)"
             }
             "b200" => {
                 "NVIDIA HGX B200 specification (1000 W): 180 GB HBM3e, 2250 TFLOP/s BF16 dense, NVLink5 1800 GB/s \
                  bidirectional; no public busbw in the calibration set, so derived: NVLS = 900 x (470/450 measured on \
-                 H100) x (0.74/0.85, NCCL's Blackwell/Hopper nvlsEfficiency) = 818, Ring = 900 x 0.80 = 720"
+                 H100) x (0.74/0.85, NCCL's Blackwell/Hopper nvlsEfficiency) = 818, Ring = 900 x 0.80 = 720; FP8 4500 dense (Blackwell datasheet: 9 PFLOPS with sparsity); HGX 8-GPU boards (offer \
+                 aws-p6-b200.48xlarge)"
             }
             "rtx-5090" => {
                 "NVIDIA Blackwell GeForce whitepaper: 32 GB GDDR7, 209.5 TFLOP/s BF16 dense (FP32 accumulate); busbw \
-                 measured 28 GB/s on 8 GPUs over PCIe 5.0 (NVIDIA/nccl#1639)"
+                 measured 28 GB/s on 8 GPUs over PCIe 5.0 (NVIDIA/nccl#1639); FP8 419 dense with FP32 accumulate (same whitepaper)"
             }
             "rtx-4090" => {
                 "NVIDIA Ada whitepaper: 24 GB GDDR6X, 165.2 TFLOP/s BF16 dense (FP32 accumulate); GeForce Ada has no \
@@ -525,15 +775,104 @@ impl GpuSpec {
             }
             "mi355x" => {
                 "AMD Instinct MI355X datasheet: 288 GB HBM3E, 2.5 PFLOP/s BF16 dense, 7 Infinity Fabric links of \
-                 153.6 GB/s; busbw derived from the MI300X measurement (315 GB/s) scaled by the link speed, 153.6/128"
+                 153.6 GB/s; busbw derived from the MI300X measurement (315 GB/s) scaled by the link speed, 153.6/128; FP8 5033.2 dense, derived: 256 CUs x 8192 FLOP/clock (ISSCC 2026) x 2.4 GHz; 8x OAM nodes (offer \
+                 oci-bm.gpu.mi355x.8)"
             }
             "mi325x" => {
                 "AMD Instinct MI325X datasheet: 256 GB HBM3E, 1307.4 TFLOP/s BF16 dense, 7 Infinity Fabric links of \
-                 128 GB/s; busbw measured 319.08 GB/s, 8 GPUs, RCCL Ring (hisohara/ai-scripts rccl smoke test)"
+                 128 GB/s; busbw measured 319.08 GB/s, 8 GPUs, RCCL Ring (hisohara/ai-scripts rccl smoke test); FP8 2614.9 dense, MI300X's compute (stas00/ml-engineering accelerator table); 8x OAM nodes"
             }
             "mi300x" => {
                 "AMD Instinct MI300X datasheet: 192 GB HBM3, 1307.4 TFLOP/s BF16 dense, 7 Infinity Fabric links of \
-                 128 GB/s; busbw measured 315.69 GB/s on 8 GPUs (hisohara/ai-scripts rccl smoke test)"
+                 128 GB/s; busbw measured 315.69 GB/s on 8 GPUs (hisohara/ai-scripts rccl smoke test); FP8 2614.9 dense (alpharomercoma/MI300X-vs-H200 METHODOLOGY.md); 8x OAM nodes (offer \
+                 azure-nd96isr-mi300x-v5)"
+            }
+            "gb200" => {
+                "NVIDIA Blackwell datasheet (GB200 NVL72, per GPU; transcribed in atineoSE/coding-model-seeks-gpu \
+                 gb200_specs.md): 186 GB HBM3E, BF16 5 PFLOPS and FP8 10 PFLOPS with sparsity (2500 and 5000 dense), \
+                 NVLink5 1.8 TB/s bidirectional through NVLink switch trays; NVML name from a real nvidia-smi -q capture \
+                 (NVIDIA/k8s-test-infra qx-gb200.xml); compute capability 10.0 (NVIDIA CUDA GPUs table); shapes: \
+                 NVL72 racks of 18 trays of 4 GPUs in one NVLink domain (NVIDIA/k8s-test-infra#727), GB200 NVL4 \
+                 boards of 4 (datasheet); busbw: 839.16 GB/s measured with NVLS over a full NVL72 rack of 72 GPUs at 4 GiB \
+                 (coreweave/nccl-tests README @0120901, NCCL 2.26.2), over the multi-node NVLS ramp's 0.933 there \
+                 (collective/ramp.rs) = 899 at its peak, 679.61 GB/s Ring on one 4-GPU host at 8 GiB \
+                 (Azure/AI-benchmarking-guide ND GB200 v6, NCCL 2.25.1); one tray alone reads lower with NVLS (663, \
+                 OCI GB200 quickstart)"
+            }
+            "gb300" => {
+                "NVIDIA GB300 NVL72 figures per GPU (Verda blog, quoting NVIDIA): 279 GB HBM3E, BF16 2.5 and FP8 5 \
+                 PFLOPS dense, NVLink5 1.8 TB/s; PCIe Gen6 and the NVML name from a real nvidia-smi -q capture \
+                 (NVIDIA/k8s-test-infra qx-gb300.xml); compute capability 10.3 (NVIDIA CUDA GPUs table); NVL72 racks \
+                 of 18 trays of 4; busbw measured: 930.48 GB/s NVLS over 16 trays (64 GPUs) of one rack at 16 GiB \
+                 (oracle-quickstart/oci-gpu-quickstarts GB300 README @2631bee, NCCL 2.28.7); Ring taken as GB200's \
+                 measured 679.61 (the same NVLink5 switch trays)"
+            }
+            "b300" => {
+                "NVIDIA HGX B300 (Verda blog and NVIDIA/cosmos-framework#114, quoting NVIDIA): 270 GB HBM3E usable, \
+                 2250 TFLOP/s BF16 and 4500 FP8 dense, NVLink5 1.8 TB/s, PCIe Gen6, HGX 8-GPU boards; NVML name from \
+                 NVIDIA/cosmos-framework#114; compute capability 10.3; busbw measured on 8x B300: 845 GB/s with NVLS, \
+                 695 with NVLS off (NVIDIA/nccl#2140, NCCL 2.30.4)"
+            }
+            "h20" => {
+                "H20 (no NVIDIA datasheet is public; third-party spec pages): 96 GB HBM3, 148 TFLOP/s BF16 and 296 FP8 \
+                 dense, NVLink4 900 GB/s bidirectional on HGX 8-GPU NVSwitch boards (openucx/ucx#10936: NV18); PCIe \
+                 Gen5 and compute capability 9.0 as the GH100 it is; no public H20 busbw found, so H100 SXM's measured \
+                 470 (NVLS) and 369 (Ring) on the same NVLink4 NVSwitch board"
+            }
+            "h800" => {
+                "NVIDIA H800 datasheet (astroC86/gpu-datasheet): 80 GB, 1979 TFLOP/s BF16 and 3958 FP8 with sparsity \
+                 (989.5 and 1979 dense); NVLink 400 GB/s bidirectional (third-party; 300 in pre-launch reports); PCIe \
+                 Gen5 and compute capability 9.0 as the GH100 it is; busbw measured 215 GB/s on 8x H800 \
+                 (NVIDIA/nccl#1374), Ring derived as 200 x 0.80"
+            }
+            "a800-pcie-80gb" => {
+                "A800 PCIe 80GB: the A100 PCIe's GA100 with NVLink cut to 400 GB/s (Datura-ai/lium-io#1199), so A100's \
+                 312 TFLOP/s BF16 dense, PCIe Gen4 and compute capability 8.0; NVML name from mli/transformers-benchmarks#4; \
+                 busbw derived from PCIe Gen4 x16 24 GB/s x 0.58"
+            }
+            "a800-sxm4-80gb" => {
+                "A800 SXM4 80GB: the A100's GA100 with NVLink cut from 600 to 400 GB/s (techpowerup), so A100's 312 \
+                 TFLOP/s BF16, PCIe Gen4 and compute capability 8.0; NVML name from dexmal/dexbotic#41; busbw derived \
+                 from A100's measured 230.77 GB/s (NVIDIA/nccl#527) scaled by the link, 400/600"
+            }
+            "rtx-pro-6000-blackwell" => {
+                "NVIDIA RTX PRO 6000 Blackwell datasheet (atineoSE/coding-model-seeks-gpu rtxpro6000_specs.md): 96 GB \
+                 GDDR7, PCIe 5.0 x16, no NVLink, 4000 AI TOPS (FP4 with sparsity); BF16 500 and FP8 1000 dense derived \
+                 from it (sparse / 2, FP4 / 2, FP8 / 2, as the RTX 5090's 3352 AI TOPS / 8 = 419 is its whitepaper's \
+                 full-rate BF16), a professional card at full-rate FP32 accumulate; compute capability 12.0; NVML names \
+                 of the Server, Workstation and Max-Q editions from vLLM's and dorado's tuned configs; busbw measured \
+                 37.6 GB/s on 8x Server Edition over PCIe, direct attach (voipmonitor/rtx6kpro pcie-bandwidth.md)"
+            }
+            "rtx-6000-ada" => {
+                "NVIDIA RTX 6000 Ada datasheet (atineoSE/coding-model-seeks-gpu rtx6000ada_specs.md): 48 GB GDDR6, \
+                 PCIe 4.0 x16, no NVLink, 1457 FP8 TFLOP/s with sparsity (728.5 dense); BF16 364.25 derived as FP8 / 2 \
+                 (Ada's ratio on the L40S datasheet, 733 / 362.05); compute capability 8.9; busbw derived from PCIe \
+                 Gen4 x16 24 GB/s x 0.58"
+            }
+            "rtx-a6000" => {
+                "NVIDIA RTX A6000 specification (ServeTheHome): 48 GB GDDR6, PCIe 4.0 x16, NVLink bridge between two \
+                 cards 112.5 GB/s bidirectional; 154.8 TFLOP/s BF16 dense; compute capability 8.6; busbw derived from \
+                 PCIe Gen4 x16 24 GB/s x 0.58"
+            }
+            "rtx-3090" => {
+                "NVIDIA GA102 whitepaper: 24 GB GDDR6X, 71 TFLOP/s BF16 dense with FP32 accumulate, NVLink3 bridge \
+                 between two cards 56.25 GB/s each way; PCIe 4.0 x16; compute capability 8.6; busbw derived from PCIe \
+                 Gen4 x16 24 GB/s x 0.58 (whether a GeForce 3090 allows P2P over PCIe without the bridge is not \
+                 established: set the intra-node link to pcie-host-staged if NCCL says P2P is off)"
+            }
+            "l40" => {
+                "NVIDIA L40/L40S datasheet table (mullet.se reproduction): L40 48 GB GDDR6, 181.05 TFLOP/s BF16 and 362 \
+                 FP8 dense, PCIe Gen4 x16; compute capability 8.9; busbw derived from PCIe Gen4 x16 24 GB/s x 0.58"
+            }
+            "a10" => {
+                "NVIDIA A10 datasheet: 24 GB GDDR6, 125 TFLOP/s BF16 dense; PCIe Gen4 as the A10G (the same GA102); \
+                 compute capability 8.6; busbw derived from PCIe Gen4 x16 24 GB/s x 0.58"
+            }
+            "mi350x" => {
+                "AMD MI350X: 288 GB HBM3E and 256 CUs (ROCm GPU specifications), 2.2 GHz (Hot Chips 2025); FP8 4614.4 \
+                 dense derived as 256 x 8192 FLOP/clock (ISSCC 2026) x 2.2 GHz, BF16 2307.2 as FP8 / 2 (MI355X's \
+                 ratio); 7 Infinity Fabric links of 153.6 GB/s in 8x OAM nodes (MLPerf 8xMI350X system); busbw as \
+                 MI355X's (the same links)"
             }
             _ => "generic defaults, not a real part: 24 GiB, 100 TFLOP/s, PCIe Gen4 x16 x 0.58",
         }

@@ -158,6 +158,12 @@ impl GpuSpec {
         Bytes::gib(self.memory_gib)
     }
 
+    /// Whether the GPU shares a module with an Arm Grace CPU (GH200, GB200, GB300: NVIDIA's superchip
+    /// datasheets), so its host is not x86.
+    pub fn grace_host(&self) -> bool {
+        matches!(self.key, "gh200" | "gh200-144gb" | "gb200" | "gb300")
+    }
+
     /// The rack-scale shape whose NVLink domain spans nodes (GB200/GB300 NVL72), if the part is sold in one.
     pub fn rack_nvlink_domain(&self) -> Option<&'static NodeShape> {
         self.shapes.iter().filter(|s| s.nvlink_domain_gpus > s.gpus_per_node).max_by_key(|s| s.nvlink_domain_gpus)
@@ -246,6 +252,12 @@ pub fn lookup(name: &str) -> Lookup {
     GPUS.iter().find(|g| g.patterns.iter().any(|p| wanted.contains(p))).map_or(Lookup::Unknown, Lookup::Matched)
 }
 
+/// The catalog fragment that made `name` read as `spec` (for [`Lookup::Matched`]: what the user is told).
+pub fn matched_fragment(name: &str, spec: &GpuSpec) -> Option<&'static str> {
+    let wanted = normalize(name);
+    spec.patterns.iter().copied().find(|p| wanted.contains(p))
+}
+
 /// The all-reduce bus bandwidths of a GPU over an intra-node link that may differ from its default (a user who
 /// says "these A40s have NVLink bridges", or "P2P is disabled").
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -302,13 +314,46 @@ mod tests {
         check("NVIDIA GH200 480GB", "gh200");
         check("NVIDIA H200", "h200");
         check("NVIDIA L40S", "l40s");
-        // "L4" is a fragment of "L40": the L40 must not read as an L4.
-        assert!(matches!(lookup("NVIDIA L40"), Lookup::Unknown));
+        // "L4" is a fragment of "L40" and "L40S": each reads as itself.
+        check("NVIDIA L40", "l40");
         check("NVIDIA L4", "l4");
         check("NVIDIA L4", "l4");
         check("NVIDIA A10G", "a10g");
         check("NVIDIA GeForce RTX 4090", "rtx-4090");
         check("AMD Instinct MI300X", "mi300x");
+        // The GPUs people rent in 2026, as NVML and rocm-smi name them. "GB200" holds "B200", "GB300" "B300",
+        // "H200" "H20" and "A100" "A10": the longer names come first in the catalog.
+        check("NVIDIA GB200", "gb200");
+        check("NVIDIA GB300", "gb300");
+        check("NVIDIA B300 SXM6 AC", "b300");
+        check("NVIDIA B200", "b200");
+        check("NVIDIA H20", "h20");
+        check("NVIDIA H20-3e", "h20");
+        check("NVIDIA H200", "h200");
+        check("NVIDIA H800", "h800");
+        check("NVIDIA A800-SXM4-80GB", "a800-sxm4-80gb");
+        check("NVIDIA A800 80GB PCIe", "a800-pcie-80gb");
+        check("NVIDIA A10", "a10");
+        check("NVIDIA RTX PRO 6000 Blackwell Server Edition", "rtx-pro-6000-blackwell");
+        check("NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", "rtx-pro-6000-blackwell");
+        check("NVIDIA RTX 6000 Ada Generation", "rtx-6000-ada");
+        check("NVIDIA RTX A6000", "rtx-a6000");
+        check("NVIDIA GeForce RTX 3090", "rtx-3090");
+        check("AMD Instinct MI350X", "mi350x");
+        check("AMD Instinct MI355X", "mi355x");
+        assert!(matches!(lookup("NVIDIA GB200"), Lookup::Exact(_)));
+    }
+
+    #[test]
+    fn rack_scale_parts_know_their_nvlink_domain() {
+        for key in ["gb200", "gb300"] {
+            let shape = lookup(key).spec().rack_nvlink_domain().expect("NVL72");
+            assert_eq!((shape.gpus_per_node, shape.nvlink_domain_gpus), (4, 72), "{key}");
+            assert!(lookup(key).spec().grace_host());
+        }
+        for key in ["b200", "h100-sxm", "gh200", "rtx-3090", "generic"] {
+            assert!(lookup(key).spec().rack_nvlink_domain().is_none(), "{key}");
+        }
     }
 
     #[test]

@@ -84,6 +84,9 @@ pub fn comm(s: &Scenario) -> Comm {
         // NCCL's multi-node rows differ by CPU maker; the scenario does not say, so AMD GPUs are taken on AMD
         // hosts (as MI300X platforms ship) and NVIDIA GPUs on Intel hosts (as DGX/HGX H100 reference boards).
         amd_cpu: gpu.vendor == Vendor::Amd,
+        // GH200, GB200 and GB300 sit on Grace: Arm, which NCCL treats as "other" (research note on MNNVL, `topo.cc`).
+        arm_host: gpu.grace_host(),
+        multi_node_nvlink: s.nodes_per_domain() > 1,
         ring,
         tree,
         nvls,

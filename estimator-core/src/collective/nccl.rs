@@ -190,6 +190,10 @@ pub struct Comm {
     pub intra_hop: Hop,
     /// The hosts' CPUs are AMD's (NCCL's multi-node LL row and network overhead).
     pub amd_cpu: bool,
+    /// The hosts' CPUs are Arm (Grace): NCCL's `cpuArch` is not x86.
+    pub arm_host: bool,
+    /// A node is a multi-node NVLink domain: trays joined by NVLink switches (NCCL's MNNVL).
+    pub multi_node_nvlink: bool,
     /// The ring graph.
     pub ring: Graph,
     /// The tree graph (also PAT's, `init.cc` L980-981).
@@ -419,9 +423,10 @@ pub fn p2p_latency(comm: &Comm) -> f64 {
     BASE_LAT[Algo::Ring as usize][Proto::Simple.index()] + hw_lat(comm.intra_hop, Algo::Ring, Proto::Simple)
 }
 
-/// Whether NCCL applies its Tree correction to NVLSTree: all-reduce on Blackwell with x86 hosts (L641-642).
+/// Whether NCCL applies its Tree correction to NVLSTree: all-reduce on Blackwell with x86 hosts (L641-642,
+/// `cpuArch == NCCL_TOPO_CPU_ARCH_X86`): not on Grace (GB200/GB300 trays).
 pub fn nvls_tree_corrected(comm: &Comm, c: Coll, a: Algo) -> bool {
-    a == Algo::NvlsTree && c == Coll::AllReduce && comm.arch >= Arch::Blackwell && !comm.amd_cpu
+    a == Algo::NvlsTree && c == Coll::AllReduce && comm.arch >= Arch::Blackwell && !comm.amd_cpu && !comm.arm_host
 }
 
 /// The time of one call on `bytes` (nccl-tests' size) as NCCL's `ncclTopoGetAlgoTime` computes it (L630-655),
@@ -485,6 +490,8 @@ mod tests {
             ranks: nodes * 8,
             intra_hop: Hop::Nvlink,
             amd_cpu: false,
+            arm_host: false,
+            multi_node_nvlink: false,
             ring: Graph { channels: 8, bw_intra: 48.0, bw_inter: 48.0 },
             tree: Graph { channels: 8, bw_intra: 48.0, bw_inter: 48.0 },
             nvls: Some(Graph { channels: 8, bw_intra: 40.0, bw_inter: 48.0 }),

@@ -41,6 +41,19 @@ const NVLS_TREE: [f64; 24] = [
     1.0, 1.0, 1.0, 1.0,
 ];
 
+/// NVLS all-reduce over a multi-node NVLink domain (trays joined by NVLink switches, NCCL's MNNVL), by the call's
+/// bytes at 512 KiB x 2^i up to 16 GiB, where H100's one-node [`NVLS_TREE`] (at its peak from 4 MiB per GPU) is far
+/// too fast: NVLS runs the whole buffer through its channels whatever the ranks, and across NVL72 trays it takes
+/// gigabytes to reach its peak. Each entry is the bandwidth share that gives the measured time over NCCL's 25 us
+/// NVLS latency, `(bytes / peak algbw) / (time - 25 us)`, on the full curve of 16 trays (64 GPUs) of one GB300 NVL72
+/// domain in oracle-quickstart/oci-gpu-quickstarts' GB300 README @2631bee (NCCL 2.28.7, `tests/data/nccl-tests/
+/// nvl72/`). Held out: the same page's 2-tray curve and CoreWeave's 72-GPU GB200 curve (`tests/tests/nvl72.rs`).
+/// NVLSTree across such domains reads it too: each domain's NVLS runs the whole buffer.
+const MNNVL_NVLS: [f64; 16] =
+    [0.027, 0.053, 0.099, 0.178, 0.254, 0.287, 0.366, 0.464, 0.546, 0.645, 0.704, 0.806, 0.886, 0.933, 0.966, 1.0];
+/// The bytes of [`MNNVL_NVLS`]'s first entry.
+const MNNVL_NVLS_FIRST: f64 = 512.0 * 1024.0;
+
 /// The node network the Ring ramp was fitted on, GB/s: autoparallel's multi-node tables are NCCL 2.27.5's for
 /// "H100 + 8x400G" (`nccl_cost_model.py` L764-853; research note §10.3), 8 adapters x 50 GB/s x InfiniBand's 0.96.
 /// A ring's pipeline fills with a bandwidth-delay product's worth of data: on a slower network it fills with
@@ -82,6 +95,9 @@ pub fn factor(comm: &Comm, c: Coll, a: Algo, p: Proto, bytes: f64) -> f64 {
         }
         // On Blackwell x86 hosts NCCL corrects NVLSTree itself (`nvls_tree_corrected`): not twice.
         Algo::NvlsTree if nccl::nvls_tree_corrected(comm, c, a) => 1.0,
+        Algo::Nvls | Algo::NvlsTree if c == Coll::AllReduce && comm.multi_node_nvlink => {
+            read_from(&MNNVL_NVLS, MNNVL_NVLS_FIRST, bytes)
+        }
         Algo::NvlsTree | Algo::Nvls if c == Coll::AllReduce => read(&NVLS_TREE, per_gpu),
         _ => 1.0,
     }
@@ -115,7 +131,12 @@ fn depth_scaled(nodes: u32) -> [f64; 24] {
 
 /// A table indexed by `log2(bytes_per_gpu / 64)`, read geometrically between entries and held at its ends.
 pub(crate) fn read(table: &[f64; 24], bytes_per_gpu: f64) -> f64 {
-    let x = (bytes_per_gpu / 64.0).max(1.0).log2();
+    read_from(table, 64.0, bytes_per_gpu)
+}
+
+/// A table whose entry `i` is at `first x 2^i` bytes, read as [`read`] reads its tables.
+fn read_from(table: &[f64], first: f64, bytes: f64) -> f64 {
+    let x = (bytes / first).max(1.0).log2();
     let last = table.len() - 1;
     if x >= last as f64 {
         return table[last];

@@ -419,15 +419,19 @@ impl Scenario {
         let mut warnings = Vec::new();
         match gpu_lookup {
             Lookup::Unknown => warnings.push(format!(
-                "unknown GPU '{}': using generic defaults ({} GiB, {} TFLOP/s BF16, PCIe Gen4); pick a catalog GPU \
-                 for real figures",
+                "unknown GPU '{}': no catalog name or fragment matches it, so it falls back to the 'generic' entry \
+                 ({} GiB, {} TFLOP/s BF16, PCIe Gen4); pick a catalog GPU for real figures",
                 input.gpu,
                 crate::human::num(gpu.memory_gib, 1),
                 crate::human::num(gpu.bf16_dense_tflops.get(), 1)
             )),
-            Lookup::Matched(g) => {
-                warnings.push(format!("GPU '{}' read as catalog entry '{}' ({})", input.gpu, g.key, g.name))
-            }
+            Lookup::Matched(g) => warnings.push(format!(
+                "GPU '{}' read as catalog entry '{}' ({}): its name contains '{}'",
+                input.gpu,
+                g.key,
+                g.name,
+                catalog::matched_fragment(&input.gpu, g).unwrap_or(g.key)
+            )),
             Lookup::Exact(_) => {}
         }
         let (layout, layout_warnings) =

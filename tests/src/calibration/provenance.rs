@@ -38,6 +38,8 @@ pub enum Constant {
     TcpSocketCap,
     /// `fabric::no_gdr_adapter_cap`.
     NoGdrAdapterCap,
+    /// The NVLS ramp over multi-node NVLink domains (`ramp.rs` `MNNVL_NVLS`).
+    MnnvlNvlsRamp,
 }
 
 impl Constant {
@@ -54,6 +56,7 @@ impl Constant {
             Constant::AutoparallelRamps => "mid-size ramps".to_string(),
             Constant::TcpSocketCap => "socket cap".to_string(),
             Constant::NoGdrAdapterCap => "no-GDR cap".to_string(),
+            Constant::MnnvlNvlsRamp => "multi-node NVLS ramp".to_string(),
         }
     }
 
@@ -73,6 +76,7 @@ impl Constant {
             Constant::AutoparallelRamps => "autoparallel 0288b2ca".to_string(),
             Constant::TcpSocketCap => format!("{} GB/s", fabric::TCP_SOCKET_CAP_GBYTE_PER_S),
             Constant::NoGdrAdapterCap => "PCIe x16 / 2".to_string(),
+            Constant::MnnvlNvlsRamp => "GB300, 64 GPUs".to_string(),
         }
     }
 }
@@ -159,6 +163,33 @@ pub static PROVENANCE: &[Provenance] = &[
         &[GpuBusbw("h100-sxm"), NvlinkRingEfficiency],
         "NVLS 900 x 470/450 (H100) x 0.74/0.85 (NCCL's nvlsEfficiency); Ring 900 x NVLink Ring efficiency",
     ),
+    from(
+        GpuBusbw("gb200"),
+        &[],
+        "NVLS 839.16 at 4 GiB on 72 GPUs (CoreWeave) over the multi-node NVLS ramp, Ring 679.61 on 4 GPUs (Azure): \
+         both in tests/data/nccl-tests/nvl72.json, outside this set",
+    ),
+    from(GpuBusbw("gb300"), &[], "NVLS 930.48 at 16 GiB on 64 GPUs (OCI, nvl72.json, outside this set); Ring: GB200's"),
+    from(GpuBusbw("b300"), &[], "845 with NVLS, 695 without, on 8x B300 (NVIDIA/nccl#2140), outside this set"),
+    via(GpuBusbw("h20"), &[GpuBusbw("h100-sxm")], "the H100 SXM figures: the same NVLink4 NVSwitch board"),
+    via(
+        GpuBusbw("h800"),
+        NVLINK,
+        "215 measured on 8x H800 (NVIDIA/nccl#1374, outside this set); Ring 200 x NVLink Ring efficiency",
+    ),
+    via(GpuBusbw("a800-pcie-80gb"), PCIE, "PCIe Gen4 x16 24 GB/s x PCIe P2P efficiency"),
+    via(GpuBusbw("a800-sxm4-80gb"), &[GpuBusbw("a100-sxm4-80gb")], "A100's 230.77 x 400/600 (NVLink cut to 400 GB/s)"),
+    from(
+        GpuBusbw("rtx-pro-6000-blackwell"),
+        &[],
+        "37.6 on 8 GPUs over PCIe 5.0 (voipmonitor/rtx6kpro), outside this set",
+    ),
+    via(GpuBusbw("rtx-6000-ada"), PCIE, "PCIe Gen4 x16 24 GB/s x PCIe P2P efficiency"),
+    via(GpuBusbw("rtx-a6000"), PCIE, "PCIe Gen4 x16 24 GB/s x PCIe P2P efficiency"),
+    via(GpuBusbw("rtx-3090"), PCIE, "PCIe Gen4 x16 24 GB/s x PCIe P2P efficiency"),
+    via(GpuBusbw("l40"), PCIE, "PCIe Gen4 x16 24 GB/s x PCIe P2P efficiency"),
+    via(GpuBusbw("a10"), PCIE, "PCIe Gen4 x16 24 GB/s x PCIe P2P efficiency"),
+    via(GpuBusbw("mi350x"), &[GpuBusbw("mi355x")], "MI355X's: the same Infinity Fabric links"),
     from(GpuBusbw("rtx-5090"), &["nccl-1639-rtx5090-8gpu-pcie"], "28 GB/s on 8 GPUs, PCIe 5.0 (NVIDIA/nccl#1639)"),
     via(GpuBusbw("rtx-4090"), &[HostStagedBusbw], "GeForce Ada has no peer-to-peer: host-staged"),
     via(
@@ -232,6 +263,11 @@ pub static PROVENANCE: &[Provenance] = &[
     ),
     from(NcclModel, &[], "NVIDIA/nccl v2.30.7 src/graph/tuning.cc and src/enqueue.cc, read at the source"),
     from(AutoparallelRamps, &[], "meta-pytorch/autoparallel nccl_cost_model.py, fitted there on H100 runs of its own"),
+    from(
+        MnnvlNvlsRamp,
+        &[],
+        "the 64-GPU GB300 NVL72 curve of tests/data/nccl-tests/nvl72.json (OCI quickstart), outside this set",
+    ),
 ];
 
 /// The record of one constant.
@@ -271,7 +307,7 @@ pub fn constants_used(s: &Scenario) -> Vec<Constant> {
     let input = s.input();
     let link = s.intra_node().link;
     // With one GPU per node nothing crosses the intra-node link.
-    if s.gpus_per_node() > 1 {
+    if s.gpus_per_domain() > 1 {
         used.push(if input.intra_node.unwrap_or(gpu.intra_node) == gpu.intra_node {
             Constant::GpuBusbw(gpu.key)
         } else {
@@ -283,10 +319,14 @@ pub fn constants_used(s: &Scenario) -> Vec<Constant> {
         });
     }
     used.extend([Constant::NcclModel, Constant::AutoparallelRamps]);
-    if s.latency_override().is_none() && s.nodes() > 1 {
+    if s.nodes_per_domain() > 1 {
+        used.push(Constant::MnnvlNvlsRamp);
+    }
+    // Inside one NVLink domain nothing crosses the fabric.
+    if s.latency_override().is_none() && s.domains() > 1 {
         used.push(Constant::FabricLatency(input.fabric));
     }
-    if s.nodes() > 1 {
+    if s.domains() > 1 {
         if input.link_efficiency.is_none() {
             used.push(Constant::FabricEfficiency(input.fabric));
         }
