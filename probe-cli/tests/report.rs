@@ -11,8 +11,17 @@ use std::path::{Path, PathBuf};
 use common::{cli, node as fixture};
 use serde_json::Value;
 
-const FIXTURES: [&str; 7] =
-    ["h100-ib-8x400", "h100-ib-port-down", "roce-2x200", "eth-25g", "laptop", "garbage", "missing"];
+const FIXTURES: [&str; 9] = [
+    "h100-ib-8x400",
+    "h100-ib-port-down",
+    "roce-2x200",
+    "eth-25g",
+    "gb200-tray",
+    "gb200-tray-fabric-pending",
+    "laptop",
+    "garbage",
+    "missing",
+];
 
 fn temp(name: &str) -> PathBuf {
     common::temp("report", name)
@@ -268,6 +277,67 @@ fn write_report(dir: &Path, name: &str, v: &Value) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, v.to_string()).expect("write");
     p
+}
+
+/// A GB200 NVL72 tray whose GPUs have joined the rack's NVLink fabric fills the domain; the same tray before the
+/// fabric manager finished does not, and says why.
+#[test]
+fn a_gb200_tray_report_fills_the_nvlink_domain() {
+    let s = summary("gb200-tray");
+    assert_eq!(
+        (s["gpus"].as_u64(), s["gpu_model"].as_str(), s["nvlink_domain_gpus"].as_u64(), s["gdr"].as_str()),
+        (Some(4), Some("NVIDIA GB200"), Some(72), Some("supported"))
+    );
+    let r = report(&fixture("gb200-tray"), &[]);
+    assert_eq!(r["gpus"][0]["nvlink_fabric"]["state"].as_str(), Some("completed"));
+    assert_eq!(r["gpus"][0]["nvlink_fabric"]["cluster_uuid"].as_str(), Some("redacted"), "an identifier");
+    assert_eq!(r["affinity"][0]["nccl_path"].as_str(), Some("P2C"), "Grace: GPU to NIC over NVLink-C2C");
+    let pending = report(&fixture("gb200-tray-fabric-pending"), &[]);
+    assert!(pending["summary"]["nvlink_domain_gpus"].is_null());
+    let warned =
+        pending["warnings"].as_array().expect("warnings").iter().any(|w| {
+            w["message"].as_str().is_some_and(|m| m.contains("fabric is not ready") && m.contains("in-progress"))
+        });
+    assert!(warned, "{}", pending["warnings"]);
+    // `estimate step --report` takes the domain: 16 trays are one NVLink domain, nothing crosses the NICs.
+    let dir = temp("gb200");
+    let node = write_report(&dir, "tray.json", &r);
+    let out = cli()
+        .args(["estimate", "step", "--params", "70B", "--nodes", "16", "--json", "--report"])
+        .arg(&node)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!((v["input"]["gpu"].as_str(), v["input"]["nvlink_domain_gpus"].as_i64()), (Some("gb200"), Some(72)));
+    let traffic = v["traffic"].as_array().expect("traffic");
+    assert!(traffic.iter().all(|t| t["tier"] == "nvlink-domain" && t["network_bytes_per_gpu"] == 0.0), "{traffic:?}");
+    assert!(
+        v["from_report"]
+            .as_array()
+            .expect("lines")
+            .iter()
+            .any(|l| l.as_str().is_some_and(|l| l.contains("NVLink domain: 72")))
+    );
+    // The flag wins over the report: trays of their own send the ring over the NICs.
+    let out = cli()
+        .args([
+            "estimate",
+            "step",
+            "--params",
+            "70B",
+            "--nodes",
+            "16",
+            "--json",
+            "--nvlink-domain-gpus",
+            "4",
+            "--report",
+        ])
+        .arg(&node)
+        .output()
+        .expect("runs");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert!(v["traffic"].as_array().expect("traffic").iter().any(|t| t["tier"] == "network"));
 }
 
 #[test]

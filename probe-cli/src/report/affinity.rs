@@ -1,5 +1,7 @@
 //! Each GPU's nearest NIC, with the PCIe distance class `nvidia-smi topo -m` prints and whether NCCL's default
-//! GPUDirect RDMA level allows it.
+//! GPUDirect RDMA level allows it. A Grace superchip's GPU (GH200, GB200, GB300) reaches the CPU's PCIe over
+//! NVLink-C2C: `nvidia-smi topo -m` says SYS or NODE, but NCCL's path is P2C, which it allows GPUDirect RDMA over
+//! by default (`NCCL_NET_GDR_C2C=1`, `src/graph/paths.cc`; research note on MNNVL §4).
 
 use std::collections::BTreeMap;
 
@@ -41,13 +43,14 @@ pub fn nearest_nics(
             .iter()
             .filter_map(|(name, speed, nd)| Some((pci::distance(gd, nd)?, -speed, *name)))
             .min_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(b.2)));
+        let c2c = g.name.as_deref().is_some_and(|n| estimator_core::catalog::lookup(n).spec().grace_host());
         if let Some((d, _, nic)) = nearest {
             out.push(Affinity {
                 gpu: g.index,
                 nic: nic.to_string(),
                 class: d.label().to_string(),
-                nccl_path: d.nccl_path().to_string(),
-                gdr_distance_ok: d.gdr_ok(),
+                nccl_path: if c2c && !d.gdr_ok() { "P2C".to_string() } else { d.nccl_path().to_string() },
+                gdr_distance_ok: d.gdr_ok() || c2c,
             });
         }
     }

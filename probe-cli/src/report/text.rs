@@ -60,11 +60,16 @@ pub fn render(r: &Report) -> String {
     let _ = writeln!(out, "GPUs     {} ({nvml})", r.gpus.len());
     for g in &r.gpus {
         let near = r.affinity.iter().find(|a| a.gpu == g.index).map_or(String::new(), |a| {
-            format!("  nearest {} {}{}", a.nic, a.class, if a.gdr_distance_ok { "" } else { " (too far for GDR)" })
+            let how = match (a.gdr_distance_ok, a.nccl_path.as_str()) {
+                (true, "P2C") => " (through NVLink-C2C: NCCL's P2C path, GDR allowed)",
+                (true, _) => "",
+                (false, _) => " (too far for GDR)",
+            };
+            format!("  nearest {} {}{how}", a.nic, a.class)
         });
         let _ = writeln!(
             out,
-            "  GPU{:<2} {} {}  NUMA {}  {}{}{}{}",
+            "  GPU{:<2} {} {}  NUMA {}  {}{}{}{}{}",
             g.index,
             g.pci_bus_id,
             g.name.as_deref().unwrap_or("unknown model"),
@@ -72,6 +77,12 @@ pub fn render(r: &Report) -> String {
             pcie(&g.pcie),
             g.memory_bytes.map_or(String::new(), |m| format!("  {}", gib(m))),
             g.nvlink_active_links.filter(|n| *n > 0).map_or(String::new(), |n| format!("  NVLink x{n}")),
+            g.nvlink_fabric.as_ref().filter(|f| f.state != "not-supported").map_or(String::new(), |f| {
+                match f.clique_id {
+                    Some(c) => format!("  fabric {} (clique {c})", f.state),
+                    None => format!("  fabric {}", f.state),
+                }
+            }),
             near
         );
     }
@@ -118,9 +129,10 @@ pub fn render(r: &Report) -> String {
         ReportFabric::Ethernet => format!("ethernet, {} x {} (no RDMA)", s.ethernet_ports, gbps(s.adapter_gbps)),
         ReportFabric::None => "no network for a multi-node job".to_string(),
     };
+    let domain = s.nvlink_domain_gpus.map_or(String::new(), |d| format!(" | NVLink domain of {d} GPUs"));
     let _ = writeln!(
         out,
-        "Summary  {} x {} | {net} | GPUDirect RDMA {}",
+        "Summary  {} x {} | {net} | GPUDirect RDMA {}{domain}",
         s.gpus,
         s.gpu_model.as_deref().unwrap_or("no GPU"),
         s.gdr.name()
