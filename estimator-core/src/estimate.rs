@@ -56,9 +56,21 @@ pub fn estimate(s: &Scenario) -> Estimate {
 /// [`estimate`] without `recommendation.layout`, which estimates the step once per sync strategy: for a front end
 /// that asks for the advice apart ([`crate::recommend::advise`]), as the page does from its worker.
 pub fn estimate_without_layout_advice(s: &Scenario) -> Estimate {
+    assemble::<true>(s)
+}
+
+/// [`estimate_without_layout_advice`] without `recommendation.reasons` ([`crate::recommend::recommend_brief`]) and
+/// with no note but `below_lower_bound`: for the page's first load, whose report worker draws the reasons and
+/// the notes with the layout advice and the traffic table.
+pub fn estimate_brief(s: &Scenario) -> Estimate {
+    assemble::<false>(s)
+}
+
+fn assemble<const EXPLAIN: bool>(s: &Scenario) -> Estimate {
     let step = estimate_step(s);
     let memory = memory_fit(s);
-    let recommendation = recommend_with(s, &step, &memory);
+    let recommendation =
+        if EXPLAIN { recommend_with(s, &step, &memory) } else { crate::recommend::recommend_brief(s, &step, &memory) };
     let mut notes = Vec::new();
     let reference = reference_lower_bound(s);
     let below_lower_bound = (s.domains() > 1 && step.comm_s < reference.time_s).then(|| {
@@ -78,7 +90,7 @@ pub fn estimate_without_layout_advice(s: &Scenario) -> Estimate {
         )
     });
     notes.extend(below_lower_bound.clone());
-    if s.nodes() > 1 && s.domains() == 1 && s.participants() > 1 {
+    if EXPLAIN && s.nodes() > 1 && s.domains() == 1 && s.participants() > 1 {
         notes.push(format!(
             "The job's {} nodes are one NVLink domain: its gradients never touch the network. The lower bound ({} at \
              {} Gb/s) is what the same bytes would cost through one adapter.",
@@ -87,7 +99,7 @@ pub fn estimate_without_layout_advice(s: &Scenario) -> Estimate {
             crate::human::num(s.input().link_gbps, 3)
         ));
     }
-    if s.nodes() == 1 && s.participants() > 1 {
+    if EXPLAIN && s.nodes() == 1 && s.participants() > 1 {
         notes.push(format!(
             "On one node the gradients never touch the network: the lower bound ({} at {} Gb/s) is what the \
              same bytes would cost through one adapter.",

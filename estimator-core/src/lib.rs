@@ -41,7 +41,7 @@ pub mod units;
 
 pub use catalog::{GpuSpec, IntraNodeLink};
 pub use collective::{AllReduceEstimate, Bottleneck, allreduce};
-pub use estimate::{Estimate, estimate, estimate_without_layout_advice};
+pub use estimate::{Estimate, estimate, estimate_brief, estimate_without_layout_advice};
 pub use fabric::Fabric;
 pub use memory::MemoryFit;
 pub use recommend::{Recommendation, RecommendationKind};

@@ -276,7 +276,7 @@ fn Recommendations(a: SideState, b: SideState) -> impl IntoView {
                 <div inner_html=move || st.result.with(|r| render::recommendation_card(side, r, !st.fresh()).into_string())></div>
                 // Filled by the report worker (boot.js, `render::details`): the layout that keeps the slow link
                 // out of the way.
-                <p class="layout-advice" id=format!("{}-layout", side.key()) aria-live="polite"></p>
+                <div class="layout-advice" id=format!("{}-layout", side.key()) aria-live="polite"></div>
             </article>
         }
     };

@@ -300,17 +300,15 @@ pub fn recommendation_card(side: Side, r: &SideResult, stale: bool) -> Html {
     let mut h = if stale { stale_line("For") } else { Html::new() };
     html!(
         h,
-        r#"<h3><span class="badge">{}</span><span id="{}-rec-kind">{}</span></h3><ul class="reasons">"#,
+        r#"<h3><span class="badge">{}</span><span id="{}-rec-kind">{}</span></h3>"#,
         side.label(),
         k,
         rec.headline
     );
-    for reason in &rec.reasons {
-        html!(h, "<li>{}</li>", reason);
-    }
+    reasons(&mut h, &rec.reasons);
     html!(
         h,
-        r#"</ul><p class="memory">Memory: {} per GPU of {} as configured ({}).</p><p class="min-fabric" id="{}-min-fabric">{}</p>"#,
+        r#"<p class="memory">Memory: {} per GPU of {} as configured ({}).</p><p class="min-fabric" id="{}-min-fabric">{}</p>"#,
         human::gib(m.total_bytes_per_gpu),
         human::gib(m.gpu_memory_bytes),
         if m.fits { "fits" } else { "does not fit" },
@@ -335,15 +333,38 @@ pub fn details_of_query(query: &str) -> [(Html, Html); 2] {
 /// estimates the step once per sync strategy, and neither decides the answer at the top of the card.
 pub fn details(side: Side, s: &Scenario) -> (Html, Html) {
     let k = side.key();
-    let e = estimator_core::estimate_step(s);
+    let full = estimator_core::estimate_without_layout_advice(s);
     let mut traffic = Html::new();
-    traffic_table(&mut traffic, k, &e.traffic);
+    traffic_table(&mut traffic, k, &full.step.traffic);
+    // The notes the first load leaves out (`estimate_brief`), but the one its card shows.
+    let notes: Vec<&String> = full.notes.iter().filter(|n| Some(*n) != full.below_lower_bound.as_ref()).collect();
+    if !notes.is_empty() {
+        traffic.push_static(r#"<ul class="messages">"#);
+        for n in notes {
+            html!(traffic, "<li>{}</li>", n);
+        }
+        traffic.push_static("</ul>");
+    }
     html!(traffic, r#"<p class="fine source" id="{}-gpu-source">GPU figures: {}</p>"#, k, s.gpu().source());
     let mut layout = Html::new();
     if let Some(l) = estimator_core::recommend::advise(s) {
         html!(layout, "<b>Layout:</b> {}.", l.headline);
     }
+    // The recommendation's reasons: the first load computes the answer without them (`estimate_brief`).
+    reasons(&mut layout, &full.recommendation.reasons);
     (traffic, layout)
+}
+
+/// A recommendation's reasons as a list (nothing when there are none).
+fn reasons(h: &mut Html, reasons: &[String]) {
+    if reasons.is_empty() {
+        return;
+    }
+    h.push_static(r#"<ul class="reasons">"#);
+    for reason in reasons {
+        html!(h, "<li>{}</li>", reason);
+    }
+    h.push_static("</ul>");
 }
 
 /// What a loaded report filled in, one line each.

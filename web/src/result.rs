@@ -1,6 +1,6 @@
 //! What the page shows for one scenario, computed once per change: the scenario and its estimate.
 
-use estimator_core::{Estimate, Scenario, estimate_without_layout_advice};
+use estimator_core::{Estimate, Scenario, estimate_brief};
 
 /// Everything the page shows for one scenario (the nodes chart, the traffic table and the layout advice are drawn
 /// by the report worker: [`crate::chart::nodes_figure`], [`crate::render::details`]).
@@ -15,6 +15,6 @@ pub struct SideResult {
 impl SideResult {
     /// Computes everything for a scenario.
     pub fn new(s: &Scenario) -> SideResult {
-        SideResult { scenario: s.clone(), estimate: estimate_without_layout_advice(s) }
+        SideResult { scenario: s.clone(), estimate: estimate_brief(s) }
     }
 }

@@ -132,6 +132,17 @@ pub fn recommend(s: &Scenario, step: &StepEstimate) -> Recommendation {
 
 /// As [`recommend`], reusing a memory fit already computed.
 pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Recommendation {
+    decide::<true>(s, step, mem)
+}
+
+/// [`recommend_with`] without `reasons` (empty): the answer, its headline and the fabric advice, for a front end
+/// that draws the reasons later (the page's first load; its report worker adds them). The reasons' wording is
+/// not compiled into a program that only calls this.
+pub fn recommend_brief(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Recommendation {
+    decide::<false>(s, step, mem)
+}
+
+fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Recommendation {
     let target = s.input().target_exposed_share;
     let gpu = s.gpu();
     let gpn = s.gpus_per_node();
@@ -140,22 +151,26 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
     let min_nodes = mem.min_gpus_zero3.map(|g| u32::try_from(g.div_ceil(u64::from(gpn))).unwrap_or(u32::MAX).max(1));
 
     let kind = if mem.fits_one_node {
-        reasons.push(format!(
-            "The model states fit on one node: {} per GPU ({}) of the {cap} each {} has.",
-            gib(mem.one_node_bytes_per_gpu),
-            s.input().sync.label(),
-            gpu.name
-        ));
+        if EXPLAIN {
+            reasons.push(format!(
+                "The model states fit on one node: {} per GPU ({}) of the {cap} each {} has.",
+                gib(mem.one_node_bytes_per_gpu),
+                s.input().sync.label(),
+                gpu.name
+            ))
+        };
         RecommendationKind::SingleNode
     } else if mem.fits_one_node_zero3 {
-        reasons.push(format!(
-            "With {} on one node every GPU holds {} of model states, more than the {cap} each {} has; sharded \
+        if EXPLAIN {
+            reasons.push(format!(
+                "With {} on one node every GPU holds {} of model states, more than the {cap} each {} has; sharded \
              with ZeRO-3/FSDP over the node's data-parallel GPUs it needs {} per GPU and fits on one node.",
-            s.input().sync.label(),
-            gib(mem.one_node_bytes_per_gpu),
-            gpu.name,
-            gib(mem.one_node_zero3_bytes_per_gpu)
-        ));
+                s.input().sync.label(),
+                gib(mem.one_node_bytes_per_gpu),
+                gpu.name,
+                gib(mem.one_node_zero3_bytes_per_gpu)
+            ))
+        };
         RecommendationKind::SingleNode
     } else if s.multi_node_nvlink() && (mem.fits_one_domain || mem.fits_one_domain_zero3) {
         let (need, how) = if mem.fits_one_domain {
@@ -163,32 +178,38 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         } else {
             (mem.one_domain_zero3_bytes_per_gpu, "ZeRO-3/FSDP")
         };
-        reasons.push(format!(
-            "One node of {gpn} is not enough ({} per GPU with {}), but one NVLink domain of {} GPUs is: {} per GPU \
+        if EXPLAIN {
+            reasons.push(format!(
+                "One node of {gpn} is not enough ({} per GPU with {}), but one NVLink domain of {} GPUs is: {} per GPU \
              with {how}, within the {cap} each {} has.",
-            gib(mem.one_node_zero3_bytes_per_gpu),
-            SyncStrategy::Zero3.label(),
-            mem.nvlink_domain_gpus,
-            gib(need),
-            gpu.name
-        ));
+                gib(mem.one_node_zero3_bytes_per_gpu),
+                SyncStrategy::Zero3.label(),
+                mem.nvlink_domain_gpus,
+                gib(need),
+                gpu.name
+            ))
+        };
         RecommendationKind::SingleDomain
     } else if let Some(min_gpus) = mem.min_gpus_zero3 {
-        reasons.push(format!(
-            "One node is not enough: even sharded with ZeRO-3/FSDP over one node the model states need {} per \
+        if EXPLAIN {
+            reasons.push(format!(
+                "One node is not enough: even sharded with ZeRO-3/FSDP over one node the model states need {} per \
              GPU, more than the {cap} each {} has. It takes at least {min_gpus} GPUs, {} nodes of {gpn}.",
-            gib(mem.one_node_zero3_bytes_per_gpu),
-            gpu.name,
-            min_nodes.unwrap_or(u32::MAX)
-        ));
+                gib(mem.one_node_zero3_bytes_per_gpu),
+                gpu.name,
+                min_nodes.unwrap_or(u32::MAX)
+            ))
+        };
         RecommendationKind::MultiNode
     } else {
-        reasons.push(format!(
-            "The activations alone ({} per GPU) exceed the {cap} each {} has: no number of nodes fits; reduce the \
+        if EXPLAIN {
+            reasons.push(format!(
+                "The activations alone ({} per GPU) exceed the {cap} each {} has: no number of nodes fits; reduce the \
              micro-batch or use activation checkpointing.",
-            gib(mem.activation_bytes_per_gpu),
-            gpu.name
-        ));
+                gib(mem.activation_bytes_per_gpu),
+                gpu.name
+            ))
+        };
         RecommendationKind::MultiNode
     };
 
@@ -200,11 +221,13 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         (RecommendationKind::SingleDomain, _) => "Fits in one NVLink domain: no RDMA fabric needed".to_string(),
     };
     if kind == RecommendationKind::SingleDomain {
-        reasons.push(format!(
+        if EXPLAIN {
+            reasons.push(format!(
             "Inside one NVLink domain the nodes' GPUs talk over NVLink switches at about {} GB/s, as inside a node: \
              no RDMA fabric is needed while the job stays in the domain.",
             num(s.intra_node().allreduce.get(), 0)
-        ));
+        ))
+        };
         if s.domains() > 1 {
             let sharded = !mem.fits_one_domain;
             let domain_nodes = i64::from(s.nvlink_domain_gpus() / gpn.max(1));
@@ -226,23 +249,27 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
                         times(speedup)
                     )
                 };
-                reasons.push(format!(
-                    "On one NVLink domain of {} GPUs the same step takes {single}: {}x the {} on {d} domains.",
-                    s.nvlink_domain_gpus(),
-                    num(speedup, 2),
-                    step.step_s
-                ));
+                if EXPLAIN {
+                    reasons.push(format!(
+                        "On one NVLink domain of {} GPUs the same step takes {single}: {}x the {} on {d} domains.",
+                        s.nvlink_domain_gpus(),
+                        num(speedup, 2),
+                        step.step_s
+                    ))
+                };
             }
         }
     }
     if kind == RecommendationKind::SingleNode {
         let one = s.with(|i| i.nodes = 1).ok();
         let intra = one.as_ref().map_or(s.intra_node().allreduce, |o| collective::bus_bandwidth(o).busbw);
-        reasons.push(format!(
-            "On one node gradients travel over {} at about {} GB/s: no RDMA fabric is needed.",
-            s.intra_node().link.label(),
-            num(intra.get(), 0)
-        ));
+        if EXPLAIN {
+            reasons.push(format!(
+                "On one node gradients travel over {} at about {} GB/s: no RDMA fabric is needed.",
+                s.intra_node().link.label(),
+                num(intra.get(), 0)
+            ))
+        };
         // The one-node comparison runs the job the way it fits there: as configured, or sharded with ZeRO-3/FSDP.
         let sharded = !mem.fits_one_node;
         let one = if sharded {
@@ -268,18 +295,21 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
                     pct(step.exposed_share)
                 )
             };
-            reasons.push(format!(
-                "On one node of {gpn} GPUs{how} the same step takes {single}: {}x the {} on {n} nodes, \
+            if EXPLAIN {
+                reasons.push(format!(
+                    "On one node of {gpn} GPUs{how} the same step takes {single}: {}x the {} on {n} nodes, \
                  whose scaling efficiency is {}.",
-                num(speedup, 2),
-                step.step_s,
-                pct(step.scaling_efficiency)
-            ));
+                    num(speedup, 2),
+                    step.step_s,
+                    pct(step.scaling_efficiency)
+                ))
+            };
         }
     }
 
     if s.nodes() > 1 && s.domains() == 1 {
-        reasons.push(format!(
+        if EXPLAIN {
+            reasons.push(format!(
             "The job's {} nodes are one NVLink domain: its communication ({} per step, {} of it exposed: {} of a {} \
              step) runs over NVLink, none of it over the network adapters.",
             s.nodes(),
@@ -287,7 +317,8 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
             step.exposed_comm_s,
             pct(step.exposed_share),
             step.step_s
-        ));
+        ))
+        };
     } else if s.nodes() > 1 {
         let domains = if s.multi_node_nvlink() {
             format!(
@@ -298,7 +329,8 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         } else {
             String::new()
         };
-        reasons.push(format!(
+        if EXPLAIN {
+            reasons.push(format!(
             "On {} nodes{domains} with {} x {} Gb/s {}, communication takes {} per step ({} the lower bound), {} of it \
              exposed: {} of a {} step.",
             s.nodes(),
@@ -310,7 +342,8 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
             step.exposed_comm_s,
             pct(step.exposed_share),
             step.step_s
-        ));
+        ))
+        };
     }
 
     // Fabric advice for the node count that will actually run.
@@ -326,7 +359,7 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
     let per_domain = (s.nvlink_domain_gpus() / gpn.max(1)).max(1);
     if fabric_nodes > per_domain {
         let needs_zero3 = kind == RecommendationKind::MultiNode && s.input().sync != SyncStrategy::Zero3 && !mem.fits;
-        if needs_zero3 {
+        if needs_zero3 && EXPLAIN {
             reasons.push(format!(
                 "{} keeps {} of model states on every GPU here, more than the {cap}: use ZeRO-3/FSDP (the fabric \
                  advice below assumes it).",
@@ -346,31 +379,37 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
         if let Ok(planned) = planned {
             min_fabric = smallest_fabric(&planned, target);
             match &min_fabric {
-                Some(f) => reasons.push(format!(
-                    "The smallest fabric that keeps exposed communication under {} of the step on {} nodes is \
+                Some(f) => {
+                    if EXPLAIN {
+                        reasons.push(format!(
+                            "The smallest fabric that keeps exposed communication under {} of the step on {} nodes is \
                      {} x {} Gb/s {} ({} Gb/s per node): exposed {}, step {}.",
-                    pct(target),
-                    f.nodes,
-                    f.adapters_per_node,
-                    num(f.link_gbps, 3),
-                    f.fabric.label(),
-                    num(f.per_node_gbps, 3),
-                    pct(f.exposed_share),
-                    f.step_s
-                )),
+                            pct(target),
+                            f.nodes,
+                            f.adapters_per_node,
+                            num(f.link_gbps, 3),
+                            f.fabric.label(),
+                            num(f.per_node_gbps, 3),
+                            pct(f.exposed_share),
+                            f.step_s
+                        ))
+                    }
+                }
                 None => {
                     let fabric = planned.input().fabric;
                     let top = fabric.line_rates_gbps().last().copied().unwrap_or(planned.input().link_gbps);
-                    reasons.push(format!(
-                        "No fabric up to {} x {} Gb/s {} keeps exposed communication under {} of the step on {} \
+                    if EXPLAIN {
+                        reasons.push(format!(
+                            "No fabric up to {} x {} Gb/s {} keeps exposed communication under {} of the step on {} \
                          nodes: more overlap, more compute per synchronisation (a larger batch or gradient \
                          accumulation) or fewer nodes would.",
-                        planned.gpus_per_node().max(planned.adapters_per_node()),
-                        num(top, 3),
-                        if fabric == Fabric::Tcp { Fabric::Roce.label() } else { fabric.label() },
-                        pct(target),
-                        planned.nodes()
-                    ))
+                            planned.gpus_per_node().max(planned.adapters_per_node()),
+                            num(top, 3),
+                            if fabric == Fabric::Tcp { Fabric::Roce.label() } else { fabric.label() },
+                            pct(target),
+                            planned.nodes()
+                        ))
+                    }
                 }
             }
         }
