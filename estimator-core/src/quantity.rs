@@ -25,6 +25,111 @@ pub enum QuantityError {
     OutOfRange(String),
 }
 
+/// Exact powers of ten: every one up to 1e22 is a whole f64.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
+];
+
+/// Reads a decimal number as `str::parse::<f64>` does, with the same spellings (`7`, `-0.5`, `.5`, `5.`, `7e9`,
+/// `1.5E-3`, `inf`, `infinity`, `NaN`, any case), but without the standard library's float parser: its tables and
+/// code are about 12 KB of the page's first load, which only ever reads what people type.
+///
+/// The result is correctly rounded (the same f64 as the standard library's) whenever the digits, without their
+/// point, form an integer below 2^53 and the decimal exponent is within ±22: every number a person types or a
+/// share link holds that has at most 15 significant digits. Beyond that (16 or more digits, or exponents past
+/// ±22) it is within a few units in the last place; digits after the 19th are dropped.
+pub fn parse_number(s: &str) -> Option<f64> {
+    let (negative, rest) = match s.as_bytes().first() {
+        Some(b'-') => (true, s.get(1..)?),
+        Some(b'+') => (false, s.get(1..)?),
+        _ => (false, s),
+    };
+    let magnitude = match rest.to_ascii_lowercase().as_str() {
+        "inf" | "infinity" => Some(f64::INFINITY),
+        "nan" => Some(f64::NAN),
+        _ => decimal(rest.as_bytes()),
+    }?;
+    Some(if negative { -magnitude } else { magnitude })
+}
+
+/// An unsigned decimal: digits with an optional point, at least one digit, then an optional exponent.
+fn decimal(b: &[u8]) -> Option<f64> {
+    let mut mantissa: u64 = 0;
+    // The power of ten the mantissa is to be multiplied by.
+    let mut exponent: i64 = 0;
+    let mut digits = 0usize;
+    let mut i = 0;
+    let mut seen_point = false;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'0'..=b'9' => {
+                digits += 1;
+                if mantissa < 1_000_000_000_000_000_000 {
+                    mantissa = mantissa * 10 + u64::from(c - b'0');
+                    if seen_point {
+                        exponent -= 1;
+                    }
+                } else if !seen_point {
+                    // A 20th or later integer digit: dropped, its place kept.
+                    exponent += 1;
+                }
+            }
+            b'.' if !seen_point => seen_point = true,
+            _ => break,
+        }
+        i += 1;
+    }
+    if digits == 0 {
+        return None;
+    }
+    if let Some(b'e' | b'E') = b.get(i) {
+        i += 1;
+        let negative = match b.get(i) {
+            Some(b'-') => {
+                i += 1;
+                true
+            }
+            Some(b'+') => {
+                i += 1;
+                false
+            }
+            _ => false,
+        };
+        let start = i;
+        let mut e: i64 = 0;
+        while let Some(&c) = b.get(i).filter(|c| c.is_ascii_digit()) {
+            // Saturates far past where every f64 is infinite or zero.
+            e = (e * 10 + i64::from(c - b'0')).min(100_000);
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        exponent += if negative { -e } else { e };
+    }
+    if i != b.len() {
+        return None;
+    }
+    if mantissa == 0 {
+        return Some(0.0);
+    }
+    // u64 to f64 rounds to nearest; below 2^53 it is exact.
+    let mut v = mantissa as f64;
+    // One rounding when both the mantissa and the power of ten are exact (Clinger's fast path).
+    let mut e = exponent.clamp(-400, 400);
+    while e > 22 {
+        v *= POW10[22];
+        e -= 22;
+    }
+    while e < -22 {
+        v /= POW10[22];
+        e += 22;
+    }
+    let p = POW10[usize::try_from(e.unsigned_abs()).unwrap_or(0)];
+    Some(if e < 0 { v / p } else { v * p })
+}
+
 fn split(s: &str) -> Result<(f64, String, String), QuantityError> {
     let t: String = s.trim().chars().filter(|c| *c != ',' && *c != '_').collect();
     if t.is_empty() {
@@ -34,7 +139,7 @@ fn split(s: &str) -> Result<(f64, String, String), QuantityError> {
     let mut best = None;
     // `get` rather than indexing: no panic path (and none of its formatting code in the page's wasm).
     for (i, _) in t.char_indices().chain(std::iter::once((t.len(), ' '))) {
-        if let Some(Ok(v)) = t.get(..i).map(str::parse::<f64>) {
+        if let Some(v) = t.get(..i).and_then(parse_number) {
             best = Some((v, i));
         }
     }
@@ -125,6 +230,73 @@ mod tests {
         assert!(matches!(parse_count("-7B"), Err(QuantityError::OutOfRange(_))));
         assert!(matches!(parse_count("NaN"), Err(QuantityError::OutOfRange(_))));
         assert!(matches!(parse_count("inf"), Err(QuantityError::OutOfRange(_))));
+    }
+
+    #[test]
+    fn numbers_read_as_the_standard_library_reads_them() {
+        for t in [
+            "0",
+            "7",
+            "-0.5",
+            "+3",
+            ".5",
+            "5.",
+            "5.e3",
+            "7e9",
+            "1.5E-3",
+            "0.35",
+            "400",
+            "25",
+            "1e22",
+            "1e-22",
+            "123456789012345",
+            "0.000001",
+            "9007199254740992",
+            "1E+5",
+            "00012.5000",
+            "3.125",
+            "0.1",
+            "0.2",
+            "0.3",
+        ] {
+            assert_eq!(parse_number(t), t.parse::<f64>().ok(), "{t}");
+        }
+        for t in ["", ".", "-", "+", "e5", "1e", "1e+", "1.2.3", "7B", " 7", "7 ", "--1", "0x10", "1_000", "infinite"] {
+            assert_eq!(parse_number(t), None, "{t}");
+            assert!(t.parse::<f64>().is_err(), "the standard library reads {t}");
+        }
+        for t in ["inf", "-Infinity", "INF"] {
+            assert_eq!(parse_number(t), t.parse::<f64>().ok(), "{t}");
+        }
+        assert!(parse_number("NaN").is_some_and(f64::is_nan));
+        assert_eq!(parse_number("1e400"), Some(f64::INFINITY));
+        assert_eq!(parse_number("1e-400"), Some(0.0));
+        assert_eq!(parse_number("1e99999999999999999999"), Some(f64::INFINITY));
+    }
+
+    proptest::proptest! {
+        /// Up to 15 significant digits and exponents within ±22 (what people type): the very same f64.
+        #[test]
+        fn short_numbers_are_exact(m in 0u64..1_000_000_000_000_000, point in 0usize..16, e in -22i32..=22) {
+            let digits = m.to_string();
+            let point = point.min(digits.len());
+            let t = format!("{}.{}e{e}", &digits[..digits.len() - point], &digits[digits.len() - point..]);
+            let shift = i32::try_from(point).unwrap_or(i32::MAX);
+            if (e - shift).abs() <= 22 {
+                proptest::prop_assert_eq!(parse_number(&t), t.parse::<f64>().ok(), "{}", t);
+            }
+        }
+
+        /// Any other number: within a few units in the last place of the standard library's.
+        #[test]
+        fn long_numbers_are_close(m in 0u64..u64::MAX, tail in 0u64..1_000_000, e in -300i32..300) {
+            let t = format!("{m}{tail}e{e}");
+            let std = t.parse::<f64>().unwrap_or(f64::NAN);
+            let close = |a: Option<f64>| a.is_some_and(|a| a == std || (a - std).abs() <= std.abs() * 1e-15);
+            proptest::prop_assert!(close(parse_number(&t)), "{} {:?} {}", t, parse_number(&t), std);
+            let shortest = std.to_string();
+            proptest::prop_assert!(close(parse_number(&shortest)), "{}", shortest);
+        }
     }
 
     #[test]
