@@ -35,11 +35,13 @@ fn benches(c: &mut Criterion) {
     });
     let fsdp =
         ScenarioInput { model: Some("llama-3.1-8b".into()), sync: SyncStrategy::Zero3, ..ScenarioInput::default() };
-    for (name, best_layout) in
-        [("plan, 36 offers up to 64 nodes", false), ("plan, 36 offers up to 64 nodes, best layout", true)]
-    {
+    let offers = estimator_core::offer::OFFERS.len();
+    for (name, best_layout) in [
+        (format!("plan, {offers} offers up to 64 nodes"), false),
+        (format!("plan, {offers} offers up to 64 nodes, best layout"), true),
+    ] {
         let p = PlanInput { tokens: 1e12, best_layout, ..PlanInput::default() };
-        c.bench_function(name, |b| b.iter(|| plan(black_box(&fsdp), black_box(&p)).expect("a plan")));
+        c.bench_function(&name, |b| b.iter(|| plan(black_box(&fsdp), black_box(&p)).expect("a plan")));
     }
 }
 

@@ -323,13 +323,13 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
 /// The step's traffic as a table: one row per kind.
 fn traffic_text(rows: &[Traffic]) -> String {
     let mut t = format!(
-        "    {:<24} {:<10} {:>5} {:>8} {:>10} {:>10} {:>10} {:>10}  {}\n",
+        "    {:<24} {:<13} {:>5} {:>8} {:>10} {:>10} {:>10} {:>10}  {}\n",
         "kind", "tier", "ranks", "calls", "message", "per GPU", "time", "exposed", "NCCL"
     );
     for r in rows {
         let _ = writeln!(
             t,
-            "    {:<24} {:<10} {:>5} {:>8} {:>10} {:>10} {:>10} {:>10}  {}/{}",
+            "    {:<24} {:<13} {:>5} {:>8} {:>10} {:>10} {:>10} {:>10}  {}/{}",
             r.kind.name(),
             r.tier.name(),
             r.ranks,

@@ -7,7 +7,7 @@ use estimator_core::Fabric;
 pub use estimator_core::offer::Offer as Preset;
 
 /// Common rentals, each from its vendor's published configuration.
-pub const PRESETS: [Preset; 11] = [
+pub const PRESETS: [Preset; 13] = [
     Preset {
         id: "h100-ib",
         name: "8× H100 SXM, 8× 400G InfiniBand",
@@ -161,5 +161,33 @@ pub const PRESETS: [Preset; 11] = [
         gdr: true,
         url: "",
         source: "AMD Instinct MI300X platform: one 400 GbE RDMA NIC per GPU (8 per node)",
+    },
+    Preset {
+        id: "gb200-nvl72",
+        name: "GB200 NVL72 tray: 4× GB200 in a 72-GPU NVLink domain, 4× 400G RoCE",
+        vendor: "",
+        gpu: "gb200",
+        gpus_per_node: 4,
+        nvlink_domain_gpus: 72,
+        adapters: 4,
+        link_gbps: 400.0,
+        fabric: Fabric::Roce,
+        gdr: true,
+        url: "",
+        source: "GCP accelerator-optimized machines: A4X, GB200 NVL72, RoCE on ConnectX-7 with four-way rail alignment, 'up to 1,600 Gbps', so 4 x 400 derived",
+    },
+    Preset {
+        id: "gb300-nvl72",
+        name: "GB300 NVL72 tray: 4× GB300 in a 72-GPU NVLink domain, 4× 800G InfiniBand",
+        vendor: "",
+        gpu: "gb300",
+        gpus_per_node: 4,
+        nvlink_domain_gpus: 72,
+        adapters: 4,
+        link_gbps: 800.0,
+        fabric: Fabric::Infiniband,
+        gdr: true,
+        url: "",
+        source: "Azure ND GB300 v6: 4 B300 GPUs per VM, 'Each GPU also has 800 Gb/s InfiniBand connectivity', 18 VMs per rack; GPUDirect RDMA assumed",
     },
 ];

@@ -449,6 +449,14 @@ async fn copy_swap_and_presets_move_whole_scenarios() {
     assert!(text("a-title").contains("TCP"), "{}", text("a-title"));
     let gdr: HtmlInputElement = by_id("a-gdr").dyn_into().expect("checkbox");
     assert!(!gdr.checked(), "the 25 GbE preset has no GPUDirect RDMA");
+    choose("a-preset", "gb200-nvl72").await;
+    let domain: HtmlInputElement = by_id("a-domain").dyn_into().expect("input");
+    assert_eq!(domain.value(), "72", "an NVL72 tray brings its rack's NVLink domain");
+    type_into("a-nodes", "16").await;
+    assert!(text("a-title").contains("GB200"), "{}", text("a-title"));
+    assert_eq!(text("a-nodes-error"), "", "16 trays of 4 fill 64 of the domain's 72 GPUs");
+    choose("a-preset", "h100-ib").await;
+    assert_eq!(domain.value(), "", "an HGX node's domain is the node");
     click("reset").await;
     assert_eq!(text("a-lower-bound"), "8.96 s");
     assert_eq!(text("b-lower-bound"), "0.56 s");
