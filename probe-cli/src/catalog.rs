@@ -26,6 +26,8 @@ struct CatalogDocument {
 struct GpuEntry {
     #[serde(flatten)]
     spec: &'static GpuSpec,
+    /// 2 (Volta) to 5 (Blackwell); null without NVLink.
+    nvlink_generation: Option<u8>,
     source: &'static str,
 }
 
@@ -51,7 +53,10 @@ pub fn catalog(a: &CatalogArgs) -> Result<Outcome, Failure> {
     if a.json {
         let models =
             MODELS.iter().map(|m| ModelEntry { shape: m, source: estimator_core::shape::source(m.key) }).collect();
-        let gpus = GPUS.iter().map(|g| GpuEntry { spec: g, source: g.source() }).collect();
+        let gpus = GPUS
+            .iter()
+            .map(|g| GpuEntry { spec: g, nvlink_generation: g.nvlink_generation(), source: g.source() })
+            .collect();
         print_json(&CatalogDocument { gpus, fabrics, models })?;
         return Ok(Outcome::Clean);
     }
@@ -73,7 +78,10 @@ fn text(gpus: &[GpuSpec], fabrics: &[FabricEntry]) -> String {
             g.name,
             human::num(g.memory_gib, 1),
             human::num(g.bf16_dense_tflops.get(), 2),
-            g.intra_node.label(),
+            g.nvlink_generation().map_or_else(
+                || g.intra_node.label().to_string(),
+                |n| g.intra_node.label().replacen("NVLink", &format!("NVLink {n}"), 1)
+            ),
             human::fixed(g.allreduce_busbw.get(), 1)
         );
     }

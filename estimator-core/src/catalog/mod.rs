@@ -164,6 +164,25 @@ impl GpuSpec {
         matches!(self.key, "gh200" | "gh200-144gb" | "gb200" | "gb300")
     }
 
+    /// The NVLink generation of a GPU that talks to its peers over NVLink: 2 on Volta, 3 on Ampere, 4 on Hopper, 5 on
+    /// Blackwell, read from the compute capability's major version; `None` over PCIe or Infinity Fabric. Source:
+    /// NVIDIA's NVLink and NVSwitch page (nvidia.com/en-us/data-center/nvlink, its generations table: second
+    /// generation in V100, third in A100, fourth in H100, fifth in B200/GB200) and the CUDA GPUs page
+    /// (developer.nvidia.com/cuda-gpus: compute capability 7.0 V100, 8.0 A100, 9.0 H100, 10.0 B200, 10.3 B300).
+    pub fn nvlink_generation(&self) -> Option<u8> {
+        if self.vendor != Vendor::Nvidia || !matches!(self.intra_node, IntraNodeLink::Nvswitch | IntraNodeLink::Nvlink)
+        {
+            return None;
+        }
+        match self.compute_capability / 10 {
+            7 => Some(2),
+            8 => Some(3),
+            9 => Some(4),
+            10..=12 => Some(5),
+            _ => None,
+        }
+    }
+
     /// The rack-scale shape whose NVLink domain spans nodes (GB200/GB300 NVL72), if the part is sold in one.
     pub fn rack_nvlink_domain(&self) -> Option<&'static NodeShape> {
         self.shapes.iter().filter(|s| s.nvlink_domain_gpus > s.gpus_per_node).max_by_key(|s| s.nvlink_domain_gpus)
@@ -298,6 +317,26 @@ mod tests {
 
     fn check(name: &str, key: &str) {
         assert_eq!(lookup(name).spec().key, key, "{name}");
+    }
+
+    #[test]
+    fn nvlink_generations_follow_the_architecture() {
+        let generation = |key: &str| lookup(key).spec().nvlink_generation();
+        for (key, g) in [
+            ("v100-sxm2-32gb", Some(2)),
+            ("a100-sxm4-80gb", Some(3)),
+            ("h100-sxm", Some(4)),
+            ("h800", Some(4)),
+            ("gh200", Some(4)),
+            ("b200", Some(5)),
+            ("gb200", Some(5)),
+            ("gb300", Some(5)),
+            ("l40s", None),
+            ("rtx-pro-6000-blackwell", None),
+            ("mi300x", None),
+        ] {
+            assert_eq!(generation(key), g, "{key}");
+        }
     }
 
     #[test]
