@@ -4,7 +4,8 @@
 # Extra: make dist (build the page into dist/), make estimate (the reference question in the terminal),
 # make bench (criterion benchmarks of the model, and bench-report), make bench-report (probe-cli report on the
 # 8-GPU fixture, budget 50 ms), make bench-page (the page's load and recompute times in
-# Chromium), make page-size (first-load transfer), make calibration (print the calibration table).
+# Chromium), make page-size (first-load transfer), make calibration (print the calibration table), make probe-dist
+# (the portable probe for x86_64 and aarch64 Linux, binaries and wheels, into dist/probe/; make probe-dist-test tests it).
 
 CARGO ?= cargo
 ARGS ?=
@@ -17,13 +18,17 @@ export TRUNK_OFFLINE := true
 TRUNK := trunk --config trunk.toml
 
 .PHONY: serve dist estimate test setup setup-web setup-browser fmt-check clippy unit wasm doc web-test e2e \
-	page-size bench bench-report bench-import bench-page calibration fuzz fuzz-build
+	page-size bench bench-report bench-import bench-page calibration fuzz fuzz-build setup-probe probe-dist \
+	probe-dist-test
 
 serve: setup-web
 	$(TRUNK) serve --release
 
+# Trunk replaces dist/ as a whole: the portable probe (dist/probe, make probe-dist) is kept aside and put back.
 dist: setup-web
+	@rm -rf .tools/probe-kept; if [ -d dist/probe ]; then mkdir -p .tools && mv dist/probe .tools/probe-kept; fi
 	$(TRUNK) build --release
+	@if [ -d .tools/probe-kept ]; then mv .tools/probe-kept dist/probe; fi
 
 estimate: setup
 	$(CARGO) build --release -q -p probe-cli
@@ -31,7 +36,7 @@ estimate: setup
 	./target/release/probe-cli estimate step --params 7B --dtype bf16 --nodes 2 --gpus-per-node 8 --gpu h100-sxm \
 		--adapters 8 --link-gbps 25 --fabric roce --vs-link-gbps 400 --vs-fabric ib --ring-factor 2 $(ARGS)
 
-test: setup-browser fmt-check clippy unit wasm doc fuzz-build web-test e2e page-size
+test: setup-browser fmt-check clippy unit wasm doc fuzz-build web-test e2e page-size probe-dist-test
 
 setup:
 	@./scripts/setup.sh
@@ -41,6 +46,15 @@ setup-web:
 
 setup-browser:
 	@./scripts/setup.sh web browser
+
+setup-probe:
+	@./scripts/setup.sh probe
+
+probe-dist: setup-probe
+	./scripts/probe-dist.sh
+
+probe-dist-test: probe-dist
+	./scripts/probe-dist-test.sh
 
 fmt-check:
 	$(CARGO) fmt --all -- --check

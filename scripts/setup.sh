@@ -2,10 +2,13 @@
 # Installs what building and testing this workspace needs, skipping what is already there at the right version.
 # Safe to run again: every step checks first.
 #
-#   scripts/setup.sh            Rust components, the wasm32 target and the rdma-core/libclang headers that
-#                               probe-cli's rdma-sys build needs (native build, tests, clippy)
+#   scripts/setup.sh            Rust components, the wasm32 target and rdma-core's verbs.h, which a probe-cli
+#                               test compiles against to check its ABI types (native build, tests, clippy)
 #   scripts/setup.sh web        + trunk, wasm-bindgen-cli and wasm-opt (binaryen) for the page
 #   scripts/setup.sh browser    + Chromium, ChromeDriver and axe-core (npm) for the browser tests
+#   scripts/setup.sh probe      + the portable probe's toolchain: the aarch64 target, ziglang and maturin from
+#                               PyPI in .tools/py (maturin --zig links both architectures against glibc 2.17),
+#                               qemu-user and Debian's arm64 glibc to test it
 #
 # Versions are pinned: wasm-bindgen-cli must equal the wasm-bindgen the page links (web/Cargo.toml, "=0.2.130"),
 # or its bindgen step refuses the wasm; trunk 0.22 needs a newer rustc than 0.21.14; with Debian's binaryen 108
@@ -19,6 +22,9 @@ WASM_BINDGEN_VERSION=0.2.130
 BINARYEN_VERSION=132
 AXE_VERSION=4.14.1
 TERSER_VERSION=5.51.4
+# The portable probe (scripts/probe-dist.sh): zig links against glibc 2.17's symbols for both architectures.
+ZIGLANG_VERSION=0.17.1
+MATURIN_VERSION=1.16.0
 
 say() { echo "setup: $*" >&2; }
 
@@ -55,13 +61,40 @@ base() {
     need_rustup_component rustfmt
     need_rustup_component clippy
     rustup target list --installed | grep -q '^wasm32-unknown-unknown$' || rustup target add wasm32-unknown-unknown
-    # probe-cli builds rdma-sys (bindgen over rdma-core's headers: libclang, pkg-config); the binary itself loads
-    # libibverbs and NVML at run time, so none of these is needed where it runs.
+    # probe-cli loads libibverbs and NVML at run time and builds without their headers; a unit test compiles a C
+    # program against rdma-core's verbs.h to check the ABI types it writes out (probe-cli/src/report/verbs_abi.rs).
+    need_debs libibverbs-dev
+}
+
+need_debs() {
     local missing=()
-    for p in libibverbs-dev librdmacm-dev libclang-dev clang pkg-config; do
+    for p in "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
     done
     if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+}
+
+# pip install NAME==VERSION into .tools/py unless it is there at that version.
+need_pip() {
+    local name=$1 version=$2
+    local shown
+    shown=$(.tools/py/bin/python -m pip show "$name" 2>/dev/null || true)
+    if grep -qx "Version: $version" <<<"$shown"; then return; fi
+    say "pip install $name==$version into .tools/py"
+    .tools/py/bin/python -m pip install --quiet --disable-pip-version-check "$name==$version"
+}
+
+probe() {
+    rustup target list --installed | grep -q '^aarch64-unknown-linux-gnu$' || rustup target add aarch64-unknown-linux-gnu
+    command -v python3 >/dev/null 2>&1 || apt_install python3 python3-venv
+    if [ ! -x .tools/py/bin/python ]; then
+        say "python3 -m venv .tools/py"
+        python3 -m venv .tools/py || { apt_install python3-venv; python3 -m venv .tools/py; }
+    fi
+    need_pip ziglang "$ZIGLANG_VERSION"
+    need_pip maturin "$MATURIN_VERSION"
+    # The tests: the aarch64 binary under qemu-user with Debian's arm64 glibc; objdump and readelf (binutils).
+    need_debs qemu-user libc6-arm64-cross binutils
 }
 
 web() {
@@ -109,6 +142,7 @@ for part in "$@"; do
     case "$part" in
         web) web ;;
         browser) browser ;;
-        *) say "unknown part '$part' (web, browser)"; exit 2 ;;
+        probe) probe ;;
+        *) say "unknown part '$part' (web, browser, probe)"; exit 2 ;;
     esac
 done

@@ -20,6 +20,7 @@ pub mod rdma;
 pub mod summary;
 pub mod text;
 pub mod verbs;
+pub mod verbs_abi;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,10 +1,10 @@
-//! libibverbs, loaded at run time (libloading) with rdma-sys's ABI types, so that the binary starts on a machine
+//! libibverbs, loaded at run time (libloading) with its ABI types written out in `verbs_abi.rs`, so that the binary starts on a machine
 //! without it (`ldd` does not list it) and says so in the report. Behind [`VerbsLibrary`] so that a captured tree
 //! can stand in for the hardware.
 //!
 //! Only exported, ABI-stable `IBVERBS_1.x` symbols are looked up. `ibv_query_port` is a `static inline` wrapper in
 //! the headers; the exported symbol of that name is the compat entry point, which fills the older, shorter port
-//! struct, a prefix of rdma-sys's `ibv_port_attr`, so a zeroed full struct is passed (rdma-core v44.0
+//! struct, a prefix of `ibv_port_attr`, so a zeroed full struct is passed (rdma-core v44.0
 //! `libibverbs/verbs.h` lines 2361-2384: the `ibv_query_port` macro calls the inline `___ibv_query_port`, which
 //! falls back to the exported symbol with a `struct _compat_ibv_port_attr *`). The memory-registration smoke test (protection domain plus a registered buffer) proves that the
 //! user-space stack works, not only that a device exists; the DMA-BUF probe is NCCL's own
@@ -13,8 +13,8 @@
 
 use std::ffi::{CStr, OsString, c_int, c_void};
 
+use super::verbs_abi::{IbvContext, IbvDevice, IbvDeviceAttr, IbvGidEntry, IbvMr, IbvPd, IbvPortAttr};
 use estimator_core::report::{REDACTED, VerbsDevice, VerbsGid, VerbsPort};
-use rdma_sys::{ibv_context, ibv_device, ibv_device_attr, ibv_gid_entry, ibv_mr, ibv_pd, ibv_port_attr};
 
 /// Where RDMA device facts come from: libibverbs or a capture.
 pub trait VerbsLibrary {
@@ -47,19 +47,19 @@ impl VerbsLibrary for CapturedVerbs {
     }
 }
 
-type GetDeviceList = unsafe extern "C" fn(*mut c_int) -> *mut *mut ibv_device;
-type FreeDeviceList = unsafe extern "C" fn(*mut *mut ibv_device);
-type GetDeviceName = unsafe extern "C" fn(*mut ibv_device) -> *const std::ffi::c_char;
-type OpenDevice = unsafe extern "C" fn(*mut ibv_device) -> *mut ibv_context;
-type CloseDevice = unsafe extern "C" fn(*mut ibv_context) -> c_int;
-type QueryDevice = unsafe extern "C" fn(*mut ibv_context, *mut ibv_device_attr) -> c_int;
-type QueryPort = unsafe extern "C" fn(*mut ibv_context, u8, *mut c_void) -> c_int;
-type AllocPd = unsafe extern "C" fn(*mut ibv_context) -> *mut ibv_pd;
-type DeallocPd = unsafe extern "C" fn(*mut ibv_pd) -> c_int;
-type RegMr = unsafe extern "C" fn(*mut ibv_pd, *mut c_void, usize, c_int) -> *mut ibv_mr;
-type RegDmabufMr = unsafe extern "C" fn(*mut ibv_pd, u64, usize, u64, c_int, c_int) -> *mut ibv_mr;
-type DeregMr = unsafe extern "C" fn(*mut ibv_mr) -> c_int;
-type QueryGidEx = unsafe extern "C" fn(*mut ibv_context, u32, u32, *mut ibv_gid_entry, u32, usize) -> c_int;
+type GetDeviceList = unsafe extern "C" fn(*mut c_int) -> *mut *mut IbvDevice;
+type FreeDeviceList = unsafe extern "C" fn(*mut *mut IbvDevice);
+type GetDeviceName = unsafe extern "C" fn(*mut IbvDevice) -> *const std::ffi::c_char;
+type OpenDevice = unsafe extern "C" fn(*mut IbvDevice) -> *mut IbvContext;
+type CloseDevice = unsafe extern "C" fn(*mut IbvContext) -> c_int;
+type QueryDevice = unsafe extern "C" fn(*mut IbvContext, *mut IbvDeviceAttr) -> c_int;
+type QueryPort = unsafe extern "C" fn(*mut IbvContext, u8, *mut c_void) -> c_int;
+type AllocPd = unsafe extern "C" fn(*mut IbvContext) -> *mut IbvPd;
+type DeallocPd = unsafe extern "C" fn(*mut IbvPd) -> c_int;
+type RegMr = unsafe extern "C" fn(*mut IbvPd, *mut c_void, usize, c_int) -> *mut IbvMr;
+type RegDmabufMr = unsafe extern "C" fn(*mut IbvPd, u64, usize, u64, c_int, c_int) -> *mut IbvMr;
+type DeregMr = unsafe extern "C" fn(*mut IbvMr) -> c_int;
+type QueryGidEx = unsafe extern "C" fn(*mut IbvContext, u32, u32, *mut IbvGidEntry, u32, usize) -> c_int;
 
 /// `IBV_ACCESS_LOCAL_WRITE` (verbs.h `enum ibv_access_flags`).
 const ACCESS_LOCAL_WRITE: c_int = 1;
@@ -175,7 +175,7 @@ impl VerbsLibrary for LiveVerbs {
     }
 }
 
-fn query_device(api: &Api, dev: *mut ibv_device) -> VerbsDevice {
+fn query_device(api: &Api, dev: *mut IbvDevice) -> VerbsDevice {
     // SAFETY: `dev` is a valid device from the list; the name is a NUL-terminated string it owns.
     let name = unsafe {
         let p = (api.get_device_name)(dev);
@@ -188,15 +188,14 @@ fn query_device(api: &Api, dev: *mut ibv_device) -> VerbsDevice {
         out.memory_registration = format!("ibv_open_device failed: {} (is /dev/infiniband readable?)", errno());
         return out;
     }
-    // SAFETY: ibv_device_attr is plain data; zeroed is a valid value and the call fills it.
-    let mut attr: ibv_device_attr = unsafe { std::mem::zeroed() };
+    let mut attr = IbvDeviceAttr::ZERO;
     // SAFETY: `ctx` is open and `attr` is a valid out-pointer of the right type.
     let ports = if unsafe { (api.query_device)(ctx, &mut attr) } == 0 { attr.phys_port_cnt } else { 0 };
     for p in 1..=ports {
-        // SAFETY: the compat ibv_query_port writes the older, shorter struct, a prefix of this zeroed one.
-        let mut pa: ibv_port_attr = unsafe { std::mem::zeroed() };
+        // The compat ibv_query_port writes the older, shorter struct, a prefix of this zeroed one.
+        let mut pa = IbvPortAttr::ZERO;
         // SAFETY: `ctx` is open and `pa` is larger than what the call writes.
-        if unsafe { (api.query_port)(ctx, p, (&mut pa as *mut ibv_port_attr).cast()) } != 0 {
+        if unsafe { (api.query_port)(ctx, p, (&mut pa as *mut IbvPortAttr).cast()) } != 0 {
             continue;
         }
         let rate = lane_gbps(pa.active_speed).zip(lanes(pa.active_width)).map(|(s, w)| s * w);
@@ -268,17 +267,15 @@ pub fn redact_gids(devices: &mut [VerbsDevice]) {
 }
 
 /// The populated entries of a port's GID table (at most 256 looked at). Empty entries answer ENODATA.
-fn query_gids(q: QueryGidEx, ctx: *mut ibv_context, port: u32, len: u32, identifiers: bool) -> Vec<VerbsGid> {
+fn query_gids(q: QueryGidEx, ctx: *mut IbvContext, port: u32, len: u32, identifiers: bool) -> Vec<VerbsGid> {
     let mut out = Vec::new();
     for index in 0..len.min(256) {
-        // SAFETY: ibv_gid_entry is plain data (a union of bytes and integers); zeroed is a valid value.
-        let mut e: ibv_gid_entry = unsafe { std::mem::zeroed() };
+        let mut e = IbvGidEntry::ZERO;
         // SAFETY: `ctx` is open, `e` is a valid out-pointer and its size is passed, as the inline wrapper does.
-        if unsafe { q(ctx, port, index, &mut e, 0, std::mem::size_of::<ibv_gid_entry>()) } != 0 {
+        if unsafe { q(ctx, port, index, &mut e, 0, std::mem::size_of::<IbvGidEntry>()) } != 0 {
             continue;
         }
-        // SAFETY: every bit pattern of the union is a valid `[u8; 16]`.
-        let raw = unsafe { e.gid.raw };
+        let raw = e.gid.raw;
         if raw.iter().all(|b| *b == 0) {
             continue;
         }
