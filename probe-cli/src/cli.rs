@@ -63,6 +63,24 @@ pub enum Command {
                             probe-cli plan --params 7B --tokens 300B --best-layout --prices quotes.csv --json\n  \
                             probe-cli plan --list")]
     Plan(PlanArgs),
+    /// Print a shell completion script for bash, zsh, fish, elvish or powershell.
+    #[command(
+        after_help = "Examples:\n  probe-cli completions bash > ~/.local/share/bash-completion/completions/probe-cli\n  \
+                            probe-cli completions zsh > ~/.zfunc/_probe-cli\n  \
+                            probe-cli completions fish > ~/.config/fish/completions/probe-cli.fish"
+    )]
+    Completions(CompletionsArgs),
+    /// Print this manual page (roff), with every command and flag.
+    #[command(after_help = "Example:\n  probe-cli man | man -l -")]
+    Man,
+}
+
+/// `probe-cli completions`
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// `probe-cli plan`

@@ -33,6 +33,7 @@ mod output;
 mod plan;
 mod report;
 mod scenario;
+mod shell;
 
 use std::process::ExitCode;
 
@@ -84,6 +85,8 @@ fn run(cli: &Cli) -> Result<Outcome, Failure> {
         Command::Health(args) => health::health(args),
         Command::CheckRun(args) => check_run::check(args),
         Command::Plan(args) => plan::plan(args),
+        Command::Completions(args) => shell::completions(args),
+        Command::Man => shell::man(),
     }
 }
 

@@ -425,3 +425,51 @@ fn a_layout_shows_its_traffic_and_what_does_not_fit_comes_first() {
     assert!(no_fit < step, "{text}");
     assert!(text.contains("fsdp_all_gather") && text.contains("Layout:"), "{text}");
 }
+
+#[test]
+fn bash_completes_commands_and_flags_from_the_script() {
+    let out = cli().args(["completions", "bash"]).output().expect("runs");
+    assert!(out.status.success());
+    let dir = std::env::temp_dir().join(format!("probe-cli-completions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let script = dir.join("probe-cli.bash");
+    std::fs::write(&script, &out.stdout).expect("write");
+    // What bash offers after `probe-cli re` and after `probe-cli report --j`, from the script itself.
+    let complete = |words: &str| {
+        let line = format!(
+            "source {}; COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); \
+             _probe__cli probe-cli \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; \
+             echo \"${{COMPREPLY[@]}}\"",
+            script.display()
+        );
+        let o = std::process::Command::new("bash").arg("-c").arg(line).output().expect("bash");
+        String::from_utf8_lossy(&o.stdout).trim().to_string()
+    };
+    assert_eq!(complete("probe-cli re"), "report");
+    assert!(complete("probe-cli report --j").contains("--json"));
+    assert!(complete("probe-cli estimate step --nvlink").contains("--nvlink-domain-gpus"));
+    let _ = std::fs::remove_dir_all(&dir);
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let out = cli().args(["completions", shell]).output().expect("runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success() && text.contains("check-run"), "{shell}");
+    }
+    let bad = cli().args(["completions", "tcsh"]).output().expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("tcsh"), "the refusal names the value");
+}
+
+#[test]
+fn the_manual_page_has_every_command_and_flag() {
+    let out = cli().arg("man").output().expect("runs");
+    assert!(out.status.success());
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(page.starts_with(".ie") || page.contains(".TH probe-cli"), "{}", &page[..page.len().min(200)]);
+    for section in ["PROBE-CLI REPORT", "PROBE-CLI ESTIMATE STEP", "PROBE-CLI CHECK-RUN", "PROBE-CLI COMPLETIONS"] {
+        assert!(page.contains(&format!(".SH \"{section}\"")), "{section}");
+    }
+    for flag in ["nvlink\\-domain\\-gpus", "include\\-identifiers", "measured\\-step\\-s", "best\\-layout"] {
+        assert!(page.contains(&format!("\\-\\-{flag}")), "{flag}");
+    }
+    assert!(!page.contains("probe\\-cli\\-report(1)"), "no reference to a page that is not installed");
+}
