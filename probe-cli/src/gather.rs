@@ -124,6 +124,16 @@ pub fn gather(a: &GatherArgs) -> Result<Outcome, Failure> {
         }
         append(&mut builder, Path::new(VERBS_CAPTURE), &serde_json::to_vec_pretty(devices).context("verbs")?)?;
     }
+    // What only the live process saw (already redacted unless identifiers were asked for).
+    let env = &p.report.environment;
+    let live = crate::report::environment::LiveFacts {
+        dev_infiniband: env.dev_infiniband.clone(),
+        fabric_env: env.fabric_env.clone(),
+    };
+    if live != crate::report::environment::LiveFacts::default() {
+        let json = serde_json::to_vec_pretty(&live).context("environment")?;
+        append(&mut builder, Path::new(crate::report::environment::ENVIRONMENT_CAPTURE), &json)?;
+    }
     let encoder = builder.into_inner().context("finishing the archive")?;
     encoder.finish().context("finishing the archive")?;
     diag(&format!(

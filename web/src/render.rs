@@ -378,6 +378,42 @@ pub fn report_taken(side: Side, name: &str, said: &[String]) -> Html {
     h
 }
 
+/// The node's readiness checks from its report: the worst outcome, then every check that is not a pass with what
+/// the probe saw and the fix; the passes by name. Nothing for a report without checks (an older probe).
+pub fn readiness(checks: &[estimator_core::report::ReadinessCheck]) -> Html {
+    use estimator_core::report::CheckStatus;
+    let mut h = Html::new();
+    let Some(worst) = CheckStatus::ALL.into_iter().find(|s| checks.iter().any(|c| c.status == *s)) else {
+        return h;
+    };
+    let verdict = match worst {
+        CheckStatus::Fail => "not ready",
+        CheckStatus::Warn => "ready, with warnings",
+        CheckStatus::Unknown => "no problem found, some checks could not be made",
+        CheckStatus::Pass => "ready",
+    };
+    html!(
+        h,
+        r#"<div id="report-readiness"><p>Readiness for a multi-node job: <b>{}</b>.</p><ul class="readiness">"#,
+        verdict
+    );
+    for status in [CheckStatus::Fail, CheckStatus::Warn, CheckStatus::Unknown] {
+        for c in checks.iter().filter(|c| c.status == status) {
+            html!(h, r#"<li class="check-{}"><b>{}</b> {}: {}"#, status.name(), status.name(), c.id, c.saw);
+            if let Some(fix) = &c.fix {
+                html!(h, r#"<br><span class="fix">Fix: {}</span>"#, fix);
+            }
+            h.push_static("</li>");
+        }
+    }
+    let passed: Vec<&str> = checks.iter().filter(|c| c.status == CheckStatus::Pass).map(|c| c.id.as_str()).collect();
+    if !passed.is_empty() {
+        html!(h, r#"<li class="check-pass"><b>pass</b> {}</li>"#, passed.join(", "));
+    }
+    h.push_static("</ul></div>");
+    h
+}
+
 /// The recommendation for the scenario a report filled, as it stood when the report was loaded.
 pub fn report_recommendation(side: Side, r: &SideResult) -> Html {
     let mut h = Html::new();

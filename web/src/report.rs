@@ -6,7 +6,9 @@
 //! loaded, so none of it weighs on the first load: [`handle`] takes the page's URL query and the report, and
 //! returns the new query (the page re-reads its state from it) and what to show.
 
-use estimator_core::report::{MAX_REPORT_BYTES, ReportError, Scalar, Summary, read_fields};
+use estimator_core::report::{
+    MAX_REPORT_BYTES, ReadinessCheck, ReportError, Scalar, Summary, read_fields, read_readiness,
+};
 use wasm_bindgen::{JsCast as _, JsValue};
 
 use std::cell::RefCell;
@@ -58,6 +60,11 @@ fn scalar(v: &JsValue) -> Scalar {
 
 /// Reads a report's summary from its text, or says what is wrong with it, naming the field.
 pub fn read_summary(text: &str) -> Result<Summary, ReportError> {
+    read_report(text).map(|(summary, _)| summary)
+}
+
+/// Reads a report's summary and its readiness checks (what the probe found wrong with the node).
+pub fn read_report(text: &str) -> Result<(Summary, Vec<ReadinessCheck>), ReportError> {
     if text.len() > MAX_REPORT_BYTES {
         return Err(ReportError::too_large(text.len()));
     }
@@ -66,11 +73,20 @@ pub fn read_summary(text: &str) -> Result<Summary, ReportError> {
             e.dyn_ref::<js_sys::Error>().map_or_else(|| "unreadable".to_string(), |e| String::from(e.message()));
         ReportError::not_json(detail)
     })?;
-    read_fields(|path| {
+    let get = |path: &str| {
         let mut at = root.clone();
         for key in path.split('.').filter(|k| !k.is_empty()) {
+            if js_sys::Array::is_array(&at) {
+                // An index within the array, nothing else.
+                let array: &js_sys::Array = at.unchecked_ref();
+                match key.parse::<u32>() {
+                    Ok(i) if i < array.length() => at = array.get(i),
+                    _ => return Scalar::Missing,
+                }
+                continue;
+            }
             // Only own data of plain objects: `__proto__` or a getter is not a report field.
-            if !at.is_object() || js_sys::Array::is_array(&at) {
+            if !at.is_object() {
                 return Scalar::Missing;
             }
             let obj: &js_sys::Object = at.unchecked_ref();
@@ -80,7 +96,9 @@ pub fn read_summary(text: &str) -> Result<Summary, ReportError> {
             at = js_sys::Reflect::get(&at, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
         }
         scalar(&at)
-    })
+    };
+    let summary = read_fields(get)?;
+    Ok((summary, read_readiness(get)))
 }
 
 /// What the page shows after a load, and its new URL query when the report was used.
@@ -244,15 +262,16 @@ pub fn accept_offer(query: &str) -> Reply {
 fn handle_report(query: &str, side: Side, name: &str, size: Option<usize>, text: &str) -> Reply {
     let read = match size {
         Some(n) if n > MAX_REPORT_BYTES => Err(ReportError::too_large(n)),
-        _ => read_summary(text),
+        _ => read_report(text),
     };
     match read {
         Err(e) => Reply { html: render::report_error(name, &e.to_string()), query: None },
-        Ok(summary) => {
+        Ok((summary, readiness)) => {
             let (mut state, _) = PageState::from_query(query);
             let form = if side == Side::A { &mut state.a } else { &mut state.b };
             let lines = form.apply_report(&summary);
             let mut html = render::report_taken(side, name, &lines);
+            html.push(&render::readiness(&readiness));
             if let Ok(s) = form.to_scenario() {
                 html.push(&render::report_recommendation(side, &SideResult::new(&s)));
             }

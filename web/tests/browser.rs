@@ -193,6 +193,36 @@ fn a_report_fills_one_side_and_says_what_it_took() {
     assert!(r.html.contains("the pasted text"));
 }
 
+/// The bad node of a fleet: a port down, a NIC at x8, a container without /dev/infiniband, 64 KiB of locked memory
+/// and NCCL_IB_DISABLE=1.
+const BAD_NODE_REPORT: &str = include_str!("../../tests/fixtures/nodes/h100-ib-port-down.json");
+
+#[wasm_bindgen_test]
+fn a_loaded_report_shows_what_keeps_the_node_from_being_ready() {
+    let r = report::handle("", Side::A, Some("node.json"), None, BAD_NODE_REPORT);
+    assert!(r.query.is_some(), "the hardware is still taken");
+    for part in [
+        "Readiness for a multi-node job: <b>not ready</b>",
+        "<b>fail</b> memlock: locked memory limited to 64 KiB",
+        "NCCL_IB_DISABLE=1",
+        "x slower",
+        "Fix: unset NCCL_IB_DISABLE",
+        "mlx5_4 x8 of x16",
+    ] {
+        assert!(r.html.contains(part), "{part} not in {}", r.html);
+    }
+    // Fails first, then warnings, then the passes by name.
+    let (fail, warn, pass) = (r.html.find("<b>fail</b>"), r.html.find("<b>warn</b>"), r.html.find("<b>pass</b>"));
+    assert!(fail < warn && warn < pass, "{}", r.html);
+    let r = report::handle("", Side::A, Some("node.json"), None, H100_REPORT);
+    assert!(r.html.contains("ready, with warnings") && r.html.contains("check again under load"), "{}", r.html);
+    // A report without checks (an older probe) shows none.
+    let old = H100_REPORT.replacen("\"readiness\": [", "\"checks_of_a_later_probe\": [", 1);
+    assert_ne!(old, H100_REPORT);
+    let r = report::handle("", Side::A, Some("node.json"), None, &old);
+    assert!(r.query.is_some() && !r.html.contains("Readiness"), "{}", r.html);
+}
+
 /// A real nccl-tests run (2 x 8 H100, 8 x 400G NDR, NCCL_ALGO=Ring, reported as misconfigured) and a real NCCL log
 /// whose network channels run without GPUDirect RDMA.
 const RUN_290: &str = include_str!("../../tests/data/nccl-tests/raw/nccl-tests-290-h100-2node-ndr-ring.txt");
@@ -337,6 +367,12 @@ fn a_bad_report_names_the_problem_and_changes_nothing() {
     assert_ne!(hostile, H100_REPORT, "the fixture names its GPU model");
     let r = report::handle("", Side::A, Some("node.json"), None, &hostile);
     assert!(!r.html.contains("<img") && r.html.contains("&lt;img"), "{}", r.html);
+    // A readiness check's text is text too.
+    let hostile =
+        BAD_NODE_REPORT.replacen("\"saw\": \"locked memory", "\"saw\": \"<script>alert(1)</script> locked memory", 1);
+    assert_ne!(hostile, BAD_NODE_REPORT);
+    let r = report::handle("", Side::A, Some("node.json"), None, &hostile);
+    assert!(!r.html.contains("<script") && r.html.contains("&lt;script&gt;"), "{}", r.html);
     let (_, notes) = PageState::from_query("a.%3Cimg%20src%3Dx%3E=1&%3Cscript%3E=1&a.gpu=%3Cb%3E");
     assert!(notes.iter().all(|n| !n.contains('<')), "{notes:?}");
 }

@@ -57,6 +57,14 @@ pub struct Report {
     /// as estimator-core's readers read them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<Attachment>,
+    /// What the probe read of the environment a job would run in: the locked-memory limit, `/dev/infiniband`,
+    /// the fabric's environment variables, the IOMMU.
+    #[serde(default)]
+    pub environment: super::readiness::Environment,
+    /// Is the node ready for multi-node training: each check with what it saw and the fix
+    /// (`estimator_core::report::checks` derives them from the rest of the report).
+    #[serde(default)]
+    pub readiness: Vec<super::readiness::ReadinessCheck>,
     /// What maps onto the estimator.
     pub summary: Summary,
 }

@@ -9,6 +9,7 @@
 //! the system.
 
 pub mod affinity;
+pub mod environment;
 pub mod fs;
 pub mod gdr;
 pub mod gpu;
@@ -51,21 +52,25 @@ pub struct Probe {
 /// report.
 pub fn probe_root(root: Option<&Path>, identifiers: bool) -> Result<Probe, Failure> {
     match root {
-        None => Ok(probe(Tree::new("/"), Libraries::live(identifiers), identifiers, LIBRARY_DEADLINE)),
+        None => {
+            let live = environment::LiveFacts::read(Path::new("/dev/infiniband"), std::env::vars(), identifiers);
+            Ok(probe(Tree::new("/"), Libraries::live(identifiers), live, identifiers, LIBRARY_DEADLINE))
+        }
         Some(dir) => {
             if !dir.is_dir() {
                 return Err(Failure::Usage(format!("--root {}: not a directory", dir.display())));
             }
             let mut tree = Tree::new(PathBuf::from(dir));
             let libs = Libraries::captured(&mut tree);
-            Ok(probe(tree, libs, identifiers, LIBRARY_DEADLINE))
+            let live = environment::LiveFacts::captured(&mut tree);
+            Ok(probe(tree, libs, live, identifiers, LIBRARY_DEADLINE))
         }
     }
 }
 
-/// Probes `tree` with `libs`, which have `limit` to answer. `identifiers` keeps hostnames, GUIDs, MACs, GIDs, UUIDs
-/// and serials in the report.
-fn probe(mut tree: Tree, libs: Libraries, identifiers: bool, limit: Duration) -> Probe {
+/// Probes `tree` with `libs`, which have `limit` to answer, and `live`, what only the live process sees.
+/// `identifiers` keeps hostnames, GUIDs, MACs, GIDs, UUIDs and serials in the report.
+fn probe(mut tree: Tree, libs: Libraries, live: environment::LiveFacts, identifiers: bool, limit: Duration) -> Probe {
     let pending = libs.start(limit);
 
     let host = host::read(&mut tree, identifiers);
@@ -81,6 +86,7 @@ fn probe(mut tree: Tree, libs: Libraries, identifiers: bool, limit: Duration) ->
     let gdr_module = gdr::peer_memory_module(&mut tree);
     let open_kernel_module =
         tree.read("/proc/driver/nvidia/version", Need::Optional).map(|v| v.contains("Open Kernel Module"));
+    let environment = environment::read(&mut tree, live);
 
     let Answers { nvml, verbs, live } = pending.wait();
 
@@ -127,7 +133,7 @@ fn probe(mut tree: Tree, libs: Libraries, identifiers: bool, limit: Duration) ->
         });
     }
 
-    let report = Report {
+    let mut report = Report {
         schema_version: SCHEMA_VERSION,
         generator: format!("probe-cli {}", env!("CARGO_PKG_VERSION")),
         source: Source { root: tree.root().display().to_string(), live, identifiers_included: identifiers },
@@ -141,8 +147,11 @@ fn probe(mut tree: Tree, libs: Libraries, identifiers: bool, limit: Duration) ->
         affinity,
         warnings,
         attachments: Vec::new(),
+        environment,
+        readiness: Vec::new(),
         summary,
     };
+    report.readiness = estimator_core::report::checks(&report);
     Probe { report, captured: tree.captured, nvml: nvml.ok(), verbs: verbs.ok() }
 }
 
@@ -176,7 +185,7 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/nodes/h100-ib-8x400");
         let libs = Libraries { gpu: Box::new(Hangs), verbs: Box::new(Hangs), live: true };
         let started = Instant::now();
-        let p = probe(Tree::new(root), libs, false, Duration::from_millis(200));
+        let p = probe(Tree::new(root), libs, environment::LiveFacts::default(), false, Duration::from_millis(200));
         assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
         for status in [p.report.nvml.error, p.report.verbs.error] {
             assert!(status.as_deref().is_some_and(|e| e.contains("did not answer within 0.2 s")), "{status:?}");

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use estimator_core::report::{Report, ReportFabric};
+use estimator_core::report::{CheckStatus, Report, ReportFabric};
 use estimator_core::{Bytes, human};
 
 /// Memory in binary GiB.
@@ -137,6 +137,32 @@ pub fn render(r: &Report) -> String {
         s.gpu_model.as_deref().unwrap_or("no GPU"),
         s.gdr.name()
     );
+    if let Some(worst) = r.readiness_status() {
+        let count = |st: CheckStatus| r.readiness.iter().filter(|c| c.status == st).count();
+        let _ = writeln!(
+            out,
+            "Ready    {}: {} pass, {} warn, {} fail, {} unknown",
+            match worst {
+                CheckStatus::Fail => "no",
+                CheckStatus::Warn => "with warnings",
+                CheckStatus::Unknown => "as far as the probe could tell",
+                CheckStatus::Pass => "yes",
+            },
+            count(CheckStatus::Pass),
+            count(CheckStatus::Warn),
+            count(CheckStatus::Fail),
+            count(CheckStatus::Unknown)
+        );
+        // The problems, worst first; a pass or an unknown is one word on the line above.
+        for st in [CheckStatus::Fail, CheckStatus::Warn] {
+            for c in r.readiness.iter().filter(|c| c.status == st) {
+                let _ = writeln!(out, "  {:<4} {:<12} {}", st.name(), c.id, c.saw);
+                if let Some(fix) = &c.fix {
+                    let _ = writeln!(out, "       {:<12} fix: {fix}", "");
+                }
+            }
+        }
+    }
     if !r.warnings.is_empty() {
         let _ = writeln!(out, "Warnings {}", r.warnings.len());
         for w in &r.warnings {

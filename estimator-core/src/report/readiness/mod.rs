@@ -1,0 +1,438 @@
+//! Is the node ready for multi-node training? The report's `readiness` section: checks of what most often breaks a
+//! job on a rented node that has the right hardware. Each says what it saw and the fix, and the environment
+//! variables that turn the fabric off say what that costs in the model's terms.
+//!
+//! The probe collects the facts (the report's `environment` section, the PCIe links, GPUDirect RDMA) and
+//! [`checks`] turns them into [`ReadinessCheck`]s; it is pure, so any reader can recompute them from a report.
+//! `env.rs` holds the check of the fabric's environment variables and what each costs in the model.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::read::Scalar;
+use super::schema::{PcieLink, Report};
+use super::summary::GdrSupport;
+use crate::{Bytes, human};
+
+/// What the probe read of the node's environment, beside its hardware. `null` fields were not read (a captured tree
+/// without the probe's answer, or a file that was not there).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Environment {
+    /// The soft locked-memory limit the probe ran with, as `/proc/self/limits` writes it: `unlimited` or bytes.
+    pub memlock: Option<String>,
+    /// The entries of `/dev/infiniband` (`uverbs0`, `rdma_cm`, ...) and whether this user could open each; `[]`
+    /// when the directory is missing.
+    pub dev_infiniband: Option<Vec<DeviceNode>>,
+    /// The `NCCL_*`, `UCX_*` and `FI_*` variables of the probe's environment (addresses read `redacted` unless
+    /// identifiers are included).
+    pub fabric_env: Option<BTreeMap<String, String>>,
+    /// The IOMMU's mode: `off`, `passthrough` or `translated`.
+    pub iommu: Option<String>,
+    /// What the IOMMU's mode was read from.
+    pub iommu_evidence: Option<String>,
+}
+
+/// One entry of `/dev/infiniband`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct DeviceNode {
+    /// `uverbs0`, `rdma_cm`, `umad0`, ...
+    pub name: String,
+    /// Whether it opened for reading and writing; `null` when not tried.
+    pub openable: Option<bool>,
+    /// Why it did not open.
+    pub error: Option<String>,
+}
+
+/// A check's outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum CheckStatus {
+    /// Nothing to do.
+    Pass,
+    /// It works, slower or less surely than it could.
+    Warn,
+    /// A multi-node job will fail or fall back to something much slower.
+    Fail,
+    /// The probe could not tell.
+    Unknown,
+}
+
+impl CheckStatus {
+    /// Every status, in order of concern.
+    pub const ALL: [CheckStatus; 4] = [CheckStatus::Fail, CheckStatus::Warn, CheckStatus::Unknown, CheckStatus::Pass];
+
+    /// The JSON name.
+    pub fn name(self) -> &'static str {
+        match self {
+            CheckStatus::Pass => "pass",
+            CheckStatus::Warn => "warn",
+            CheckStatus::Fail => "fail",
+            CheckStatus::Unknown => "unknown",
+        }
+    }
+}
+
+/// One readiness check.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ReadinessCheck {
+    /// What is checked: `rdma-devices`, `rdma-cm`, `memlock`, `nccl-env`, `gdr`, `iommu`, `pcie-gpu`, `pcie-nic`.
+    pub id: String,
+    /// The outcome.
+    pub status: CheckStatus,
+    /// What the probe saw.
+    pub saw: String,
+    /// What to do about it (`null` when nothing).
+    pub fix: Option<String>,
+}
+
+mod env;
+
+pub use env::hca_selects;
+use env::{cost, fabric_env};
+
+fn check(id: &str, status: CheckStatus, saw: String, fix: Option<&str>) -> ReadinessCheck {
+    ReadinessCheck { id: id.to_string(), status, saw, fix: fix.map(str::to_string) }
+}
+
+/// Every check, from the report's facts, in a fixed order.
+pub fn checks(r: &Report) -> Vec<ReadinessCheck> {
+    let mut out = Vec::new();
+    let rdma = r.rdma_adapters.iter().any(|a| a.ports.iter().any(|p| p.active));
+    devices(r, rdma, &mut out);
+    out.push(memlock(r.environment.memlock.as_deref(), rdma));
+    fabric_env(r, rdma, &mut out);
+    out.push(gdr(r, rdma));
+    out.push(iommu(r));
+    let gpus: Vec<(String, &PcieLink)> = r.gpus.iter().map(|g| (format!("GPU{}", g.index), &g.pcie)).collect();
+    out.push(pcie("pcie-gpu", "GPU", &gpus, true));
+    let nics: Vec<(String, &PcieLink)> = r.rdma_adapters.iter().map(|a| (a.name.clone(), &a.pcie)).collect();
+    out.push(pcie("pcie-nic", "RDMA adapter", &nics, false));
+    out
+}
+
+/// `/dev/infiniband`: the user-space verbs devices (one per adapter) and the RDMA connection manager.
+fn devices(r: &Report, rdma: bool, out: &mut Vec<ReadinessCheck>) {
+    let adapters = r.rdma_adapters.len();
+    let Some(nodes) = &r.environment.dev_infiniband else {
+        let saw = "/dev/infiniband was not looked at (a captured tree without the probe's environment)".to_string();
+        out.push(check("rdma-devices", CheckStatus::Unknown, saw.clone(), None));
+        out.push(check("rdma-cm", CheckStatus::Unknown, saw, None));
+        return;
+    };
+    let uverbs: Vec<&DeviceNode> = nodes.iter().filter(|n| n.name.starts_with("uverbs")).collect();
+    let shut: Vec<String> = uverbs
+        .iter()
+        .filter(|n| n.openable == Some(false))
+        .map(|n| format!("{} ({})", n.name, n.error.as_deref().unwrap_or("not openable")))
+        .collect();
+    let container = "run the container with the RDMA devices (docker run --device=/dev/infiniband, or Kubernetes' \
+                     RDMA device plugin) and, for the user, read-write access to them (group rdma, or udev rules)";
+    out.push(if adapters == 0 {
+        check(
+            "rdma-devices",
+            CheckStatus::Unknown,
+            "no RDMA adapter in /sys/class/infiniband: nothing to open".to_string(),
+            None,
+        )
+    } else if uverbs.is_empty() {
+        check(
+            "rdma-devices",
+            if rdma { CheckStatus::Fail } else { CheckStatus::Warn },
+            format!(
+                "{adapters} RDMA adapter(s) in sysfs but no /dev/infiniband/uverbs* device: libibverbs cannot open \
+                 them, so NCCL falls back to TCP sockets"
+            ),
+            Some(container),
+        )
+    } else if !shut.is_empty() {
+        check(
+            "rdma-devices",
+            CheckStatus::Fail,
+            format!("this user cannot open {}: NCCL falls back to TCP sockets", shut.join(", ")),
+            Some(container),
+        )
+    } else if uverbs.len() < adapters {
+        check(
+            "rdma-devices",
+            CheckStatus::Warn,
+            format!("{} uverbs device(s) for {adapters} RDMA adapters: the others are not usable here", uverbs.len()),
+            Some(container),
+        )
+    } else {
+        let opened = if uverbs.iter().all(|n| n.openable == Some(true)) { ", each opens" } else { "" };
+        check("rdma-devices", CheckStatus::Pass, format!("{} uverbs device(s){opened}", uverbs.len()), None)
+    });
+    out.push(match nodes.iter().find(|n| n.name == "rdma_cm") {
+        _ if adapters == 0 => check("rdma-cm", CheckStatus::Unknown, "no RDMA adapter".to_string(), None),
+        Some(n) if n.openable == Some(false) => check(
+            "rdma-cm",
+            CheckStatus::Warn,
+            format!("/dev/infiniband/rdma_cm does not open ({})", n.error.as_deref().unwrap_or("denied")),
+            Some("NCCL does not need it; MPI and UCX over RDMA CM do: give the user access to it"),
+        ),
+        Some(_) => check("rdma-cm", CheckStatus::Pass, "/dev/infiniband/rdma_cm is there".to_string(), None),
+        None => check(
+            "rdma-cm",
+            CheckStatus::Warn,
+            "no /dev/infiniband/rdma_cm".to_string(),
+            Some("NCCL does not need it; MPI and UCX over RDMA CM do: load rdma_ucm and pass the device in"),
+        ),
+    });
+}
+
+/// NCCL's buffers are registered (pinned) memory: `NCCL_BUFFSIZE`, 4 MiB by default, per channel and peer (NCCL
+/// environment variables documentation); below this limit registration fails with ENOMEM at start (NVIDIA/nccl#563:
+/// "Unable to register memory ... RC: 12, Error: Cannot allocate memory"). Docker's default is 64 KiB, systemd's
+/// 8 MiB.
+const MEMLOCK_FAIL_BELOW: u64 = 64 << 20;
+
+/// The locked-memory limit. RDMA needs it unlimited (Red Hat Enterprise Linux 7 Networking Guide, §13.5.3
+/// "Relaxing memlock restrictions for users": `* soft memlock unlimited`, `* hard memlock unlimited`).
+fn memlock(limit: Option<&str>, rdma: bool) -> ReadinessCheck {
+    let fix = "ulimit -l unlimited before the launcher (or `* soft memlock unlimited` and `* hard memlock \
+               unlimited` in /etc/security/limits.d/, docker run --ulimit memlock=-1, LimitMEMLOCK=infinity for \
+               a systemd service)";
+    match limit.map(str::trim) {
+        None => check("memlock", CheckStatus::Unknown, "/proc/self/limits was not read".to_string(), None),
+        Some("unlimited") => check("memlock", CheckStatus::Pass, "locked memory: unlimited".to_string(), None),
+        Some(text) => match text.parse::<u64>() {
+            Err(_) => check("memlock", CheckStatus::Unknown, format!("locked memory limit '{text}'"), None),
+            Ok(bytes) => {
+                let saw = format!("locked memory limited to {}", human::binary(Bytes::new(bytes as f64)));
+                let status = match (rdma, bytes < MEMLOCK_FAIL_BELOW) {
+                    (false, _) => CheckStatus::Pass,
+                    (true, true) => CheckStatus::Fail,
+                    (true, false) => CheckStatus::Warn,
+                };
+                let saw = match status {
+                    CheckStatus::Pass => format!("{saw} (no active RDMA port registers memory here)"),
+                    CheckStatus::Fail => format!("{saw}: NCCL cannot register its buffers over RDMA"),
+                    _ => format!("{saw}: large jobs can fail to register their buffers"),
+                };
+                check("memlock", status, saw, (status != CheckStatus::Pass).then_some(fix))
+            }
+        },
+    }
+}
+
+/// GPUDirect RDMA: the peer-memory module or DMA-BUF (the report's `gdr`).
+fn gdr(r: &Report, rdma: bool) -> ReadinessCheck {
+    let reasons = r.gdr.reasons.join("; ");
+    match r.gdr.status {
+        _ if r.gpus.is_empty() || !rdma => {
+            check("gdr", CheckStatus::Unknown, "no GPU with an active RDMA port to check".to_string(), None)
+        }
+        GdrSupport::Supported => check("gdr", CheckStatus::Pass, format!("GPUDirect RDMA: {reasons}"), None),
+        GdrSupport::NotSupported => check(
+            "gdr",
+            CheckStatus::Warn,
+            format!(
+                "no GPUDirect RDMA: {reasons}; {}",
+                cost(r, |i| i.gdr = false).unwrap_or_else(|| "every transfer is staged in host memory".to_string())
+            ),
+            Some(
+                "load nvidia_peermem (modprobe nvidia_peermem), or use a kernel and driver with DMA-BUF (Linux 5.12+, \
+                 the open kernel module, NCCL 2.13+)",
+            ),
+        ),
+        GdrSupport::Unknown => check("gdr", CheckStatus::Unknown, format!("GPUDirect RDMA: {reasons}"), None),
+    }
+}
+
+/// The IOMMU: in translated mode every DMA between a GPU and a NIC goes through it, which NVIDIA's GPUDirect RDMA
+/// documentation says to avoid ("Disable the IOMMU or set it to pass-through", GPUDirect RDMA, "Supported Systems").
+fn iommu(r: &Report) -> ReadinessCheck {
+    let evidence = r.environment.iommu_evidence.clone().unwrap_or_default();
+    match r.environment.iommu.as_deref() {
+        Some("off") | Some("passthrough") => check(
+            "iommu",
+            CheckStatus::Pass,
+            format!("IOMMU {}: {evidence}", r.environment.iommu.as_deref().unwrap_or("")),
+            None,
+        ),
+        Some("translated") => check(
+            "iommu",
+            CheckStatus::Warn,
+            format!("IOMMU in translated mode: {evidence}; GPU-NIC DMA goes through it (slower, or refused)"),
+            Some("boot with iommu=pt (intel_iommu=on iommu=pt, or amd_iommu=on iommu=pt), or turn it off"),
+        ),
+        _ => check("iommu", CheckStatus::Unknown, "the IOMMU's mode was not read".to_string(), None),
+    }
+}
+
+/// PCIe links trained below their maximum: fewer lanes is a bad node (a reseat, a riser, a slot); a lower speed on
+/// a GPU is often its idle power saving, so it is a warning to recheck under load.
+fn pcie(id: &str, what: &str, devices: &[(String, &PcieLink)], idle_downclocks: bool) -> ReadinessCheck {
+    if devices.is_empty() {
+        return check(id, CheckStatus::Unknown, format!("no {what}"), None);
+    }
+    let mut narrow = Vec::new();
+    let mut slow = Vec::new();
+    let mut unread = 0;
+    for (name, l) in devices {
+        match (l.current_width, l.max_width, l.current_gen, l.max_gen) {
+            (Some(cw), Some(mw), Some(cg), Some(mg)) => {
+                if cw < mw {
+                    narrow.push(format!("{name} x{cw} of x{mw}"));
+                }
+                if cg < mg {
+                    slow.push(format!("{name} Gen{cg} of Gen{mg}"));
+                }
+            }
+            _ => unread += 1,
+        }
+    }
+    let n = devices.len();
+    if !narrow.is_empty() {
+        return check(
+            id,
+            CheckStatus::Fail,
+            format!("PCIe link trained narrower than it can: {}", narrow.join(", ")),
+            Some(
+                "reseat the card or its riser, or ask the provider for another node (lspci -vv: LnkSta against LnkCap)",
+            ),
+        );
+    }
+    if !slow.is_empty() {
+        let (status, fix) = if idle_downclocks {
+            (
+                CheckStatus::Warn,
+                "GPUs lower their link speed when idle: check again under load (nvidia-smi -q -d PCIE), and reseat \
+                 or replace a GPU that stays slow",
+            )
+        } else {
+            (CheckStatus::Fail, "reseat the adapter or ask the provider for another node (lspci -vv: LnkSta)")
+        };
+        return check(id, status, format!("PCIe link slower than it can: {}", slow.join(", ")), Some(fix));
+    }
+    if unread == n {
+        return check(id, CheckStatus::Unknown, format!("no {what}'s PCIe link could be read"), None);
+    }
+    let read = n - unread;
+    check(id, CheckStatus::Pass, format!("{read} {what}(s) at their full PCIe speed and width"), None)
+}
+
+/// The most checks a reader takes from a document.
+pub const MAX_CHECKS: usize = 64;
+
+/// The report's `readiness` entries through a field getter (the page's worker over `JSON.parse`): every entry
+/// with a known status and text fields, at most [`MAX_CHECKS`]; others are skipped.
+pub fn read_readiness(get: impl Fn(&str) -> Scalar) -> Vec<ReadinessCheck> {
+    let mut out = Vec::new();
+    for i in 0..MAX_CHECKS {
+        let text = |k: &str| match get(&format!("readiness.{i}.{k}")) {
+            Scalar::Text(t) => Some(t),
+            _ => None,
+        };
+        let (Some(id), Some(status), Some(saw)) = (text("id"), text("status"), text("saw")) else {
+            if matches!(get(&format!("readiness.{i}")), Scalar::Missing) {
+                break;
+            }
+            continue;
+        };
+        let Some(status) = CheckStatus::ALL.into_iter().find(|s| s.name() == status) else { continue };
+        out.push(ReadinessCheck { id, status, saw, fix: text("fix") });
+    }
+    out
+}
+
+impl Report {
+    /// The worst status among the readiness checks (`None` without checks).
+    pub fn readiness_status(&self) -> Option<CheckStatus> {
+        CheckStatus::ALL.into_iter().find(|s| self.readiness.iter().any(|c| c.status == *s))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A report the probe wrote for one of the fixture nodes (tests/fixtures/nodes, from real sysfs layouts).
+    fn fixture(name: &str) -> Report {
+        let path = format!("{}/../tests/fixtures/nodes/{name}.json", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(path).expect("fixture")).expect("a report")
+    }
+
+    fn status(checks: &[ReadinessCheck], id: &str) -> Vec<CheckStatus> {
+        checks.iter().filter(|c| c.id == id).map(|c| c.status).collect()
+    }
+
+    #[test]
+    fn the_probes_checks_are_the_cores_and_a_bad_node_fails_them() {
+        for name in ["h100-ib-8x400", "h100-ib-port-down", "roce-2x200", "eth-25g", "gb200-tray", "laptop", "garbage"] {
+            let r = fixture(name);
+            assert_eq!(checks(&r), r.readiness, "{name}: a reader recomputes what the probe wrote");
+        }
+        let bad = fixture("h100-ib-port-down");
+        let failed: Vec<&str> =
+            bad.readiness.iter().filter(|c| c.status == CheckStatus::Fail).map(|c| c.id.as_str()).collect();
+        assert_eq!(failed, ["rdma-devices", "memlock", "nccl-env", "pcie-nic"]);
+        assert_eq!(bad.readiness_status(), Some(CheckStatus::Fail));
+        assert!(
+            bad.readiness
+                .iter()
+                .all(|c| c.status == CheckStatus::Pass || c.fix.is_some() || c.status == CheckStatus::Unknown)
+        );
+        let good = fixture("h100-ib-8x400");
+        assert!(good.readiness.iter().all(|c| c.status != CheckStatus::Fail), "{:?}", good.readiness);
+        // Its GPUs idle at 2.5 GT/s: a warning to recheck under load, not a failure.
+        assert_eq!(status(&good.readiness, "pcie-gpu"), [CheckStatus::Warn]);
+        assert_eq!(fixture("laptop").readiness_status(), Some(CheckStatus::Unknown));
+    }
+
+    #[test]
+    fn the_locked_memory_limit_fails_below_what_registration_needs() {
+        assert_eq!(memlock(Some("unlimited"), true).status, CheckStatus::Pass);
+        assert_eq!(memlock(Some("65536"), true).status, CheckStatus::Fail);
+        assert_eq!(memlock(Some("8388608"), true).status, CheckStatus::Fail);
+        assert_eq!(memlock(Some("17179869184"), true).status, CheckStatus::Warn);
+        assert_eq!(memlock(Some("65536"), false).status, CheckStatus::Pass, "nothing to register without RDMA");
+        assert_eq!(memlock(Some("lots"), true).status, CheckStatus::Unknown);
+        assert_eq!(memlock(None, true).status, CheckStatus::Unknown);
+    }
+
+    #[test]
+    fn the_page_reads_the_checks_a_report_holds() {
+        let r = fixture("h100-ib-port-down");
+        let doc = serde_json::to_value(&r).expect("json");
+        let get = |path: &str| {
+            let mut at = &doc;
+            for key in path.split('.') {
+                let next = match at {
+                    serde_json::Value::Object(m) => m.get(key),
+                    serde_json::Value::Array(a) => key.parse::<usize>().ok().and_then(|i| a.get(i)),
+                    _ => None,
+                };
+                match next {
+                    Some(v) => at = v,
+                    None => return Scalar::Missing,
+                }
+            }
+            match at {
+                serde_json::Value::String(s) => Scalar::Text(s.clone()),
+                serde_json::Value::Null => Scalar::Null,
+                serde_json::Value::Array(_) => Scalar::Array,
+                serde_json::Value::Object(_) => Scalar::Object,
+                _ => Scalar::Number(0.0),
+            }
+        };
+        assert_eq!(read_readiness(get), r.readiness);
+        assert!(read_readiness(|_| Scalar::Missing).is_empty());
+        // An entry with an unknown status or a number for text is skipped, the rest kept.
+        let odd = |path: &str| match path {
+            "readiness.0" | "readiness.1" => Scalar::Object,
+            "readiness.0.id" => Scalar::Text("memlock".into()),
+            "readiness.0.status" => Scalar::Text("catastrophic".into()),
+            "readiness.0.saw" | "readiness.1.saw" => Scalar::Text("x".into()),
+            "readiness.1.id" => Scalar::Text("gdr".into()),
+            "readiness.1.status" => Scalar::Text("pass".into()),
+            _ => Scalar::Missing,
+        };
+        assert_eq!(read_readiness(odd).iter().map(|c| c.id.as_str()).collect::<Vec<_>>(), ["gdr"]);
+    }
+}
