@@ -505,3 +505,42 @@ fn garbled_copies_of_a_real_tree_never_crash_the_probe() {
     }
     std::fs::remove_dir_all(base).expect("cleanup");
 }
+
+/// The node a fleet's launcher finds broken: the text says it is not ready, why, and the fix.
+#[test]
+fn the_text_output_says_whether_the_node_is_ready_and_what_to_fix() {
+    let out = cli().args(["report", "--root"]).arg(fixture("h100-ib-port-down")).output().expect("runs");
+    assert!(out.status.success(), "a report's problems are data");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for part in [
+        "Ready    no: 1 pass, 3 warn, 4 fail, 0 unknown",
+        "fail memlock      locked memory limited to 64 KiB",
+        "fix: unset NCCL_IB_DISABLE",
+        "fail pcie-nic     PCIe link trained narrower than it can: mlx5_4 x8 of x16",
+    ] {
+        assert!(text.contains(part), "{part} not in\n{text}");
+    }
+}
+
+/// The live probe reads its own environment: the fabric's variables (addresses redacted), the locked-memory limit.
+#[test]
+fn the_live_probe_reads_the_fabric_variables_of_its_environment() {
+    let out = cli()
+        .arg("report")
+        .arg("--json")
+        .env("NCCL_IB_DISABLE", "1")
+        .env("NCCL_COMM_ID", "10.1.2.3:5000")
+        .env("UNRELATED_SECRET", "x")
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let r: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let env = &r["environment"]["fabric_env"];
+    assert_eq!(env["NCCL_IB_DISABLE"].as_str(), Some("1"));
+    assert_eq!(env["NCCL_COMM_ID"].as_str(), Some("redacted"));
+    assert!(env.get("UNRELATED_SECRET").is_none());
+    assert!(r["environment"]["memlock"].as_str().is_some(), "/proc/self/limits is there on Linux");
+    let checks = r["readiness"].as_array().expect("checks");
+    let env_check = checks.iter().find(|c| c["id"] == "nccl-env").expect("nccl-env");
+    assert!(env_check["saw"].as_str().is_some_and(|s| s.starts_with("NCCL_IB_DISABLE=1")), "{env_check}");
+}
