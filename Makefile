@@ -18,7 +18,7 @@ export TRUNK_OFFLINE := true
 TRUNK := trunk --config trunk.toml
 
 .PHONY: serve dist estimate test setup setup-web setup-browser fmt-check clippy unit wasm doc web-test e2e \
-	page-size bench bench-report bench-import bench-page calibration fuzz fuzz-build setup-probe probe-dist \
+	page-size bench bench-report bench-import bench-page calibration fuzz fuzz-build bench-fleet setup-probe probe-dist \
 	probe-dist-test
 
 serve: setup-web
@@ -90,6 +90,7 @@ bench:
 	$(CARGO) bench -p estimator-core --bench estimate
 	$(CARGO) bench -p estimator-core --bench import
 	$(CARGO) bench -p probe-cli --bench report
+	$(CARGO) bench -p probe-cli --bench fleet
 
 # The fuzz targets (fuzz/, a workspace of its own) must keep building; running them needs cargo-fuzz (`make fuzz`).
 fuzz-build:
@@ -107,6 +108,9 @@ fuzz:
 
 bench-report:
 	$(CARGO) bench -p probe-cli --bench report
+
+bench-fleet:
+	$(CARGO) bench -p probe-cli --bench fleet
 
 bench-import:
 	$(CARGO) bench -p estimator-core --bench import

@@ -20,6 +20,7 @@ pub mod catalog;
 pub mod collective;
 pub mod estimate;
 pub mod fabric;
+pub mod fleet;
 pub mod health;
 pub mod human;
 pub mod import;

@@ -63,6 +63,15 @@ pub enum Command {
                             probe-cli plan --params 7B --tokens 300B --best-layout --prices quotes.csv --json\n  \
                             probe-cli plan --list")]
     Plan(PlanArgs),
+    /// Compare many nodes' reports (`report --json`, one file per node): the shapes the fleet has, and every node
+    /// that differs from the majority in GPUs, ports, line rate, link layer, GDR, PCIe links, driver or firmware,
+    /// or fails a readiness check.
+    #[command(
+        after_help = "Examples:\n  srun --ntasks-per-node=1 sh -c 'probe-cli report --json > reports/$(hostname).json'\n  \
+                            probe-cli fleet reports/\n  \
+                            probe-cli fleet --json reports/*.json | jq '.outliers'"
+    )]
+    Fleet(FleetArgs),
     /// Print a shell completion script for bash, zsh, fish, elvish or powershell.
     #[command(
         after_help = "Examples:\n  probe-cli completions bash > ~/.local/share/bash-completion/completions/probe-cli\n  \
@@ -73,6 +82,17 @@ pub enum Command {
     /// Print this manual page (roff), with every command and flag.
     #[command(after_help = "Example:\n  probe-cli man | man -l -")]
     Man,
+}
+
+/// `probe-cli fleet`
+#[derive(Debug, Args)]
+pub struct FleetArgs {
+    /// Report files, or directories whose `*.json` files are reports; a node is named after its file.
+    #[arg(required = true, value_name = "DIR|FILE")]
+    pub paths: Vec<std::path::PathBuf>,
+    /// Print one JSON document (`nodes`, `groups`, `outliers`, `expected`, `skipped`) instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `probe-cli completions`

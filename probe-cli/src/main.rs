@@ -24,6 +24,7 @@ mod collective;
 mod estimate;
 mod evidence;
 mod files;
+mod fleet;
 mod gather;
 mod health;
 mod imports;
@@ -85,6 +86,7 @@ fn run(cli: &Cli) -> Result<Outcome, Failure> {
         Command::Health(args) => health::health(args),
         Command::CheckRun(args) => check_run::check(args),
         Command::Plan(args) => plan::plan(args),
+        Command::Fleet(args) => fleet::fleet(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man => shell::man(),
     }

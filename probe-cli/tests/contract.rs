@@ -429,3 +429,37 @@ fn help_and_version_exit_0() {
     }
     assert_eq!(code(&[], &[]), Some(2), "no command");
 }
+
+/// `fleet`: outliers are findings (exit 1), a fleet without one is clean (0), a bad file is named on stderr and
+/// skipped, and nothing to read is an input error (2). The JSON keys the issue spells out (`nodes`, `groups`,
+/// `outliers[].node/field/value/expected`) are pinned.
+#[test]
+fn fleet_names_the_odd_node_and_skips_what_is_not_a_report() {
+    let dir = std::env::temp_dir().join(format!("probe-cli-fleet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/nodes");
+    for i in 0..4 {
+        std::fs::copy(fixtures.join("h100-ib-8x400.json"), dir.join(format!("gpu-{i}.json"))).expect("copy");
+    }
+    let v = document(cli().args(["fleet", "--json"]).arg(&dir), 0);
+    assert_eq!((v["nodes"].as_u64(), v["outliers"].as_array().map(Vec::len)), (Some(4), Some(0)));
+    std::fs::copy(fixtures.join("h100-ib-port-down.json"), dir.join("gpu-9.json")).expect("copy");
+    std::fs::write(dir.join("notes.json"), "{ not a report").expect("write");
+    std::fs::write(dir.join("readme.txt"), "not a json file, not read").expect("write");
+    let (code, v, err) = run(cli().args(["fleet", "--json"]).arg(&dir));
+    assert_eq!(code, Some(1), "{err}");
+    let v = v.expect("json");
+    assert!(err.contains("notes.json: skipped: report: not JSON"), "{err}");
+    assert_eq!(v["skipped"][0]["file"].as_str().map(|f| f.ends_with("notes.json")), Some(true));
+    let outliers = v["outliers"].as_array().expect("outliers");
+    assert!(outliers.iter().all(|o| o["node"] == "gpu-9"), "{outliers:?}");
+    assert!(outliers.iter().any(|o| o["field"] == "rdma_ports" && o["value"] == "7" && o["expected"] == "8"));
+    assert_keys("fleet", &v);
+    let text = cli().arg("fleet").arg(&dir).output().expect("runs");
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("Fleet    5 node(s), 2 shape(s)") && text.contains("gpu-9  nic_pcie_width"), "{text}");
+    let (code, _, err) = run(cli().args(["fleet"]).arg(dir.join("notes.json")));
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no report among the 1 file(s)"), "{err}");
+    std::fs::remove_dir_all(dir).expect("cleanup");
+}

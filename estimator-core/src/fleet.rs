@@ -1,0 +1,224 @@
+//! Many nodes' reports at once: which shapes the fleet has, and which nodes differ from the rest (the one bad node
+//! among many: a port down, a link trained narrow, another driver, a readiness failure).
+//!
+//! Each report is reduced to [`NodeFacts`], a few named values; a field's expected value is the one most nodes
+//! have (ties go to the value that sorts first), and a node whose value differs is an [`Outlier`] for that field.
+//! A fleet of two deliberate shapes therefore lists the smaller one's nodes as outliers on the fields that tell
+//! them apart: the groups say so first.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::human;
+use crate::report::{CheckStatus, Report};
+
+/// The fields compared, in the order they are shown.
+pub const FIELDS: [&str; 13] = [
+    "gpu_model",
+    "gpus",
+    "rdma_ports",
+    "line_rate_gbps",
+    "link_layer",
+    "gdr",
+    "gpu_pcie_width",
+    "nic_pcie_gen",
+    "nic_pcie_width",
+    "driver",
+    "nic_firmware",
+    "nvlink_domain_gpus",
+    "readiness_failures",
+];
+
+/// One node, reduced to the values a fleet compares (`FIELDS`; a missing value reads `-`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeFacts {
+    /// The node's name: its report's file name without `.json`.
+    pub node: String,
+    /// The values, in [`FIELDS`] order.
+    pub values: Vec<String>,
+}
+
+fn or_dash(v: Option<String>) -> String {
+    v.unwrap_or_else(|| "-".to_string())
+}
+
+/// The narrowest of some links' current widths, and the lowest current generation.
+fn narrowest(links: impl Iterator<Item = (Option<u8>, Option<u8>)>) -> (Option<u8>, Option<u8>) {
+    links.fold((None, None), |(w, g), (cw, cg)| {
+        (cw.map_or(w, |c| Some(w.map_or(c, |w: u8| w.min(c)))), cg.map_or(g, |c| Some(g.map_or(c, |g: u8| g.min(c)))))
+    })
+}
+
+impl NodeFacts {
+    /// What a fleet compares of one report. A GPU's link speed is left out (GPUs lower it when idle, so it tells
+    /// nothing about the node); its width and the NICs' speed and width are kept.
+    pub fn of(node: &str, r: &Report) -> NodeFacts {
+        let s = &r.summary;
+        let (gpu_width, _) = narrowest(r.gpus.iter().map(|g| (g.pcie.current_width, g.pcie.current_gen)));
+        let active = r.rdma_adapters.iter().filter(|a| a.ports.iter().any(|p| p.active));
+        let (nic_width, nic_gen) = narrowest(active.clone().map(|a| (a.pcie.current_width, a.pcie.current_gen)));
+        let mut firmware: Vec<&str> = active.filter_map(|a| a.fw_ver.as_deref()).collect();
+        firmware.sort_unstable();
+        firmware.dedup();
+        let failures: Vec<&str> =
+            r.readiness.iter().filter(|c| c.status == CheckStatus::Fail).map(|c| c.id.as_str()).collect();
+        let values = vec![
+            or_dash(s.gpu_model.clone()),
+            s.gpus.to_string(),
+            s.rdma_adapters.to_string(),
+            or_dash(s.adapter_gbps.map(|g| human::num(g, 3))),
+            s.fabric.name().to_string(),
+            s.gdr.name().to_string(),
+            or_dash(gpu_width.map(|w| format!("x{w}"))),
+            or_dash(nic_gen.map(|g| format!("Gen{g}"))),
+            or_dash(nic_width.map(|w| format!("x{w}"))),
+            or_dash(r.nvml.driver_version.clone()),
+            if firmware.is_empty() { "-".to_string() } else { firmware.join(",") },
+            or_dash(s.nvlink_domain_gpus.map(|d| d.to_string())),
+            if failures.is_empty() { "none".to_string() } else { failures.join(",") },
+        ];
+        NodeFacts { node: node.to_string(), values }
+    }
+
+    /// The value of `field` (one of [`FIELDS`]).
+    pub fn get(&self, field: &str) -> Option<&str> {
+        FIELDS.iter().position(|f| *f == field).and_then(|i| self.values.get(i)).map(String::as_str)
+    }
+
+    /// The node's shape: what it is sold as (GPUs and their model, active RDMA ports, their rate and link layer).
+    pub fn shape(&self) -> String {
+        let v = |f: &str| self.get(f).unwrap_or("-");
+        let net = match v("link_layer") {
+            "infiniband" | "roce" => format!("{} x {} Gb/s {}", v("rdma_ports"), v("line_rate_gbps"), v("link_layer")),
+            "ethernet" => format!("ethernet at {} Gb/s (no RDMA)", v("line_rate_gbps")),
+            _ => "no network".to_string(),
+        };
+        format!("{} x {}, {net}", v("gpus"), v("gpu_model"))
+    }
+}
+
+/// A set of nodes of one shape.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Group {
+    /// The shape ([`NodeFacts::shape`]).
+    pub shape: String,
+    /// How many nodes.
+    pub count: usize,
+    /// Their names, sorted.
+    pub nodes: Vec<String>,
+}
+
+/// One field of one node that differs from what most nodes have.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outlier {
+    /// The node.
+    pub node: String,
+    /// The field (one of [`FIELDS`]).
+    pub field: String,
+    /// Its value.
+    pub value: String,
+    /// The value most nodes have.
+    pub expected: String,
+}
+
+/// The fleet: `probe-cli fleet --json` (`nodes`, `groups`, `outliers`; `skipped` for files that were not reports).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fleet {
+    /// How many nodes were read.
+    pub nodes: usize,
+    /// Their shapes, most common first.
+    pub groups: Vec<Group>,
+    /// Every field of every node that differs from the majority, by node then field order.
+    pub outliers: Vec<Outlier>,
+    /// For each field, the value most nodes have.
+    pub expected: BTreeMap<String, String>,
+}
+
+/// Compares the nodes.
+pub fn fleet(nodes: &[NodeFacts]) -> Fleet {
+    let mut expected = BTreeMap::new();
+    let mut majority = Vec::with_capacity(FIELDS.len());
+    for (i, field) in FIELDS.iter().enumerate() {
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for n in nodes {
+            *counts.entry(n.values.get(i).map_or("-", String::as_str)).or_default() += 1;
+        }
+        // The most common; among equals the first in order (BTreeMap iterates sorted, max_by_key keeps the last).
+        let top = counts.iter().rev().max_by_key(|(_, c)| **c).map(|(v, _)| v.to_string()).unwrap_or_default();
+        expected.insert(field.to_string(), top.clone());
+        majority.push(top);
+    }
+    let mut outliers = Vec::new();
+    let mut by_shape: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut sorted: Vec<&NodeFacts> = nodes.iter().collect();
+    sorted.sort_by(|a, b| a.node.cmp(&b.node));
+    for n in sorted {
+        by_shape.entry(n.shape()).or_default().push(n.node.clone());
+        for (i, field) in FIELDS.iter().enumerate() {
+            let value = n.values.get(i).map_or("-", String::as_str);
+            if value != majority[i] {
+                outliers.push(Outlier {
+                    node: n.node.clone(),
+                    field: field.to_string(),
+                    value: value.to_string(),
+                    expected: majority[i].clone(),
+                });
+            }
+        }
+    }
+    let mut groups: Vec<Group> =
+        by_shape.into_iter().map(|(shape, nodes)| Group { shape, count: nodes.len(), nodes }).collect();
+    groups.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.shape.cmp(&b.shape)));
+    Fleet { nodes: nodes.len(), groups, outliers, expected }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> Report {
+        let path = format!("{}/../tests/fixtures/nodes/{name}.json", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(path).expect("fixture")).expect("a report")
+    }
+
+    #[test]
+    fn the_bad_node_among_good_ones_is_named_field_by_field() {
+        let good = fixture("h100-ib-8x400");
+        let mut nodes: Vec<NodeFacts> = (0..7).map(|i| NodeFacts::of(&format!("node-{i:02}"), &good)).collect();
+        nodes.push(NodeFacts::of("node-07", &fixture("h100-ib-port-down")));
+        let f = fleet(&nodes);
+        assert_eq!(f.nodes, 8);
+        assert_eq!(f.groups.len(), 2, "{:?}", f.groups);
+        assert_eq!(
+            (f.groups[0].count, f.groups[0].shape.as_str()),
+            (7, "8 x NVIDIA H100 80GB HBM3, 8 x 400 Gb/s infiniband")
+        );
+        assert_eq!(f.groups[1].nodes, ["node-07"]);
+        let said: Vec<(&str, &str, &str)> =
+            f.outliers.iter().map(|o| (o.field.as_str(), o.value.as_str(), o.expected.as_str())).collect();
+        assert_eq!(
+            said,
+            [
+                ("rdma_ports", "7", "8"),
+                ("nic_pcie_width", "x8", "x16"),
+                ("readiness_failures", "rdma-devices,memlock,nccl-env,pcie-nic", "none"),
+            ]
+        );
+        assert!(f.outliers.iter().all(|o| o.node == "node-07"));
+    }
+
+    #[test]
+    fn a_fleet_of_one_shape_has_no_outlier_and_ties_go_to_the_first_value() {
+        let r = fixture("roce-2x200");
+        let nodes: Vec<NodeFacts> = (0..3).map(|i| NodeFacts::of(&format!("n{i}"), &r)).collect();
+        let f = fleet(&nodes);
+        assert!(f.outliers.is_empty() && f.groups.len() == 1);
+        let two = [NodeFacts::of("a", &fixture("eth-25g")), NodeFacts::of("b", &r)];
+        let f = fleet(&two);
+        assert_eq!(f.expected["link_layer"], "ethernet", "one each: the first in order");
+        let differ = FIELDS.iter().filter(|x| two[0].get(x) != two[1].get(x)).count();
+        assert_eq!(f.outliers.len(), differ, "one outlier per field the two differ in");
+        assert_eq!(fleet(&[]).nodes, 0);
+    }
+}

@@ -1,0 +1,132 @@
+//! `probe-cli fleet DIR|FILE...`: many nodes' reports compared (estimator-core's `fleet`). Files are read on every
+//! core; a file that is not a report is named and skipped, never fatal. Outliers are findings (exit 1).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use estimator_core::fleet::{FIELDS, Fleet, NodeFacts, fleet as compare};
+use estimator_core::report::{MAX_REPORT_BYTES, Report, ReportError};
+use serde::Serialize;
+
+use crate::cli::FleetArgs;
+use crate::outcome::{Failure, Outcome};
+use crate::output::{diag, print_json, print_text};
+
+/// A file that was not read as a report, and why.
+#[derive(Clone, Debug, Serialize)]
+struct Skipped {
+    file: String,
+    reason: String,
+}
+
+/// `fleet --json`.
+#[derive(Serialize)]
+struct FleetDocument {
+    #[serde(flatten)]
+    fleet: Fleet,
+    skipped: Vec<Skipped>,
+}
+
+/// The report files named: each file, and each directory's `*.json` files, sorted.
+fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let entries = std::fs::read_dir(p).map_err(|e| Failure::input(format!("{}: {e}", p.display())))?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|x| x == "json") && f.is_file())
+                .collect();
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// One node's facts from its file, or why not.
+fn read_node(path: &Path) -> Result<NodeFacts, String> {
+    let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".to_string());
+    }
+    if meta.len() > MAX_REPORT_BYTES as u64 {
+        return Err(ReportError::too_large(usize::try_from(meta.len()).unwrap_or(usize::MAX)).to_string());
+    }
+    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| ReportError::not_json(e).to_string())?;
+    estimator_core::report::check_version(&value).map_err(|e| e.to_string())?;
+    estimator_core::report::read_head(&value).map_err(|e| e.to_string())?;
+    let report: Report = serde_json::from_value(value).map_err(|e| format!("not a report: {e}"))?;
+    let name = path.file_stem().map_or_else(|| path.display().to_string(), |s| s.to_string_lossy().into_owned());
+    Ok(NodeFacts::of(&name, &report))
+}
+
+/// Reads every file on every core, keeping the files' order.
+fn read_all(files: &[PathBuf]) -> Vec<(PathBuf, Result<NodeFacts, String>)> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
+    let chunk = files.len().div_ceil(threads).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(|f| (f.clone(), read_node(f))).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    })
+}
+
+/// Runs `fleet`.
+pub fn fleet(a: &FleetArgs) -> Result<Outcome, Failure> {
+    let files = files(&a.paths)?;
+    let mut nodes = Vec::new();
+    let mut skipped = Vec::new();
+    for (path, read) in read_all(&files) {
+        match read {
+            Ok(n) => nodes.push(n),
+            Err(reason) => {
+                diag(&format!("{}: skipped: {reason}", path.display()));
+                skipped.push(Skipped { file: path.display().to_string(), reason });
+            }
+        }
+    }
+    if nodes.is_empty() {
+        return Err(Failure::input(format!(
+            "no report among the {} file(s) given (run probe-cli report --json > NODE.json on each node)",
+            files.len()
+        )));
+    }
+    let f = compare(&nodes);
+    let findings = !f.outliers.is_empty();
+    if a.json {
+        print_json(&FleetDocument { fleet: f, skipped })?;
+    } else {
+        print_text(&text(&f, &skipped))?;
+    }
+    Ok(if findings { Outcome::Findings } else { Outcome::Clean })
+}
+
+/// The fleet as text: its shapes, the outliers as a table, the skipped files.
+fn text(f: &Fleet, skipped: &[Skipped]) -> String {
+    let mut t = format!("Fleet    {} node(s), {} shape(s)\n", f.nodes, f.groups.len());
+    for g in &f.groups {
+        let few = if g.count <= 5 { format!("  ({})", g.nodes.join(", ")) } else { String::new() };
+        let _ = writeln!(t, "  {:>6}  {}{few}", g.count, g.shape);
+    }
+    if f.outliers.is_empty() {
+        let _ = writeln!(t, "Outliers none: every node has the same {}", FIELDS.join(", "));
+    } else {
+        let width = f.outliers.iter().map(|o| o.node.len()).max().unwrap_or(4).max(4);
+        let value = f.outliers.iter().map(|o| o.value.len()).max().unwrap_or(5).clamp(5, 48);
+        let _ = writeln!(t, "Outliers {}", f.outliers.len());
+        let _ = writeln!(t, "  {:<width$}  {:<19} {:<value$}  expected", "node", "field", "value");
+        for o in &f.outliers {
+            let _ = writeln!(t, "  {:<width$}  {:<19} {:<value$}  {}", o.node, o.field, o.value, o.expected);
+        }
+    }
+    if !skipped.is_empty() {
+        let _ = writeln!(t, "Skipped  {} file(s) that are not reports (named on stderr)", skipped.len());
+    }
+    t
+}
