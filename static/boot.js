@@ -71,15 +71,22 @@ function loadReport(text, name, size) {
   const side = document.getElementById("report-side").value;
   return ask({ side, name, size, text }, "Reading " + (name || "the pasted text") + "…");
 }
-async function loadFile(file) {
-  if (!file) return;
-  // Over 16 MiB is refused unread; the worker says why.
-  const text = file.size > 16 << 20 ? "" : await file.text();
-  loadReport(text, file.name, file.size);
+// One file fills a scenario; several are a fleet: the worker compares them (probe-cli fleet's table).
+async function loadFiles(files) {
+  if (!files || !files.length) return;
+  if (files.length === 1) {
+    const file = files[0];
+    // Over 16 MiB is refused unread; the worker says why.
+    const text = file.size > 16 << 20 ? "" : await file.text();
+    return loadReport(text, file.name, file.size);
+  }
+  // A report is at most 1 MiB: a larger file is passed empty, and named as not a report.
+  const list = await Promise.all([...files].map(async (f) => ({ name: f.name, text: f.size > 1 << 20 ? "" : await f.text() })));
+  return ask({ action: "fleet", files: list }, "Comparing " + list.length + " reports…");
 }
 document.addEventListener("change", (e) => {
   if (e.target.id === "report-file") {
-    loadFile(e.target.files[0]);
+    loadFiles(e.target.files);
     e.target.value = "";
   }
 });
@@ -227,7 +234,7 @@ for (const type of ["dragover", "drop"]) {
   document.addEventListener(type, (e) => {
     if (!e.target.closest || !e.target.closest("#node-report")) return;
     e.preventDefault();
-    if (type === "drop") loadFile(e.dataTransfer.files[0]);
+    if (type === "drop") loadFiles(e.dataTransfer.files);
   });
 }
 try {

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::human;
-use crate::report::{CheckStatus, Report};
+use crate::report::{CheckStatus, Report, ReportError, Scalar, Summary, read_fields, read_readiness};
 
 /// The fields compared, in the order they are shown.
 pub const FIELDS: [&str; 13] = [
@@ -50,19 +50,86 @@ fn narrowest(links: impl Iterator<Item = (Option<u8>, Option<u8>)>) -> (Option<u
     })
 }
 
+/// What a fleet reads of one report, from a [`Report`] or through a field getter (the page's worker).
+struct Read {
+    summary: Summary,
+    /// Each GPU's current PCIe width.
+    gpu_widths: Vec<Option<u8>>,
+    /// Each RDMA adapter with an active port: current PCIe width and generation, firmware.
+    active_nics: Vec<(Option<u8>, Option<u8>, Option<String>)>,
+    driver: Option<String>,
+    /// The ids of the failed readiness checks.
+    failures: Vec<String>,
+}
+
 impl NodeFacts {
     /// What a fleet compares of one report. A GPU's link speed is left out (GPUs lower it when idle, so it tells
     /// nothing about the node); its width and the NICs' speed and width are kept.
     pub fn of(node: &str, r: &Report) -> NodeFacts {
+        NodeFacts::from_read(
+            node,
+            Read {
+                summary: r.summary.clone(),
+                gpu_widths: r.gpus.iter().map(|g| g.pcie.current_width).collect(),
+                active_nics: r
+                    .rdma_adapters
+                    .iter()
+                    .filter(|a| a.ports.iter().any(|p| p.active))
+                    .map(|a| (a.pcie.current_width, a.pcie.current_gen, a.fw_ver.clone()))
+                    .collect(),
+                driver: r.nvml.driver_version.clone(),
+                failures: r.readiness.iter().filter(|c| c.status == CheckStatus::Fail).map(|c| c.id.clone()).collect(),
+            },
+        )
+    }
+
+    /// The same through a field getter over a report document (`gpus.0.pcie.current_width`, as `read_fields`
+    /// reads the summary): the page's worker, over the browser's `JSON.parse`. The version and the summary are
+    /// checked as every reader checks them; at most 1,024 GPUs and adapters are read.
+    pub fn from_fields(node: &str, get: impl Fn(&str) -> Scalar) -> Result<NodeFacts, ReportError> {
+        let summary = read_fields(&get)?;
+        let small = |path: String| match get(&path) {
+            Scalar::Number(n) if (0.0..=255.0).contains(&n) && n.fract() == 0.0 => Some(n as u8),
+            _ => None,
+        };
+        let text = |path: String| match get(&path) {
+            Scalar::Text(t) => Some(t),
+            _ => None,
+        };
+        let present = |path: String| !matches!(get(&path), Scalar::Missing);
+        let gpu_widths = (0..1024)
+            .take_while(|i| present(format!("gpus.{i}")))
+            .map(|i| small(format!("gpus.{i}.pcie.current_width")))
+            .collect();
+        let active_nics = (0..1024)
+            .take_while(|i| present(format!("rdma_adapters.{i}")))
+            .filter(|i| {
+                (0..64)
+                    .take_while(|p| present(format!("rdma_adapters.{i}.ports.{p}")))
+                    .any(|p| matches!(get(&format!("rdma_adapters.{i}.ports.{p}.active")), Scalar::Bool(true)))
+            })
+            .map(|i| {
+                (
+                    small(format!("rdma_adapters.{i}.pcie.current_width")),
+                    small(format!("rdma_adapters.{i}.pcie.current_gen")),
+                    text(format!("rdma_adapters.{i}.fw_ver")),
+                )
+            })
+            .collect();
+        let failures =
+            read_readiness(&get).into_iter().filter(|c| c.status == CheckStatus::Fail).map(|c| c.id).collect();
+        let driver = text("nvml.driver_version".to_string());
+        Ok(NodeFacts::from_read(node, Read { summary, gpu_widths, active_nics, driver, failures }))
+    }
+
+    fn from_read(node: &str, r: Read) -> NodeFacts {
         let s = &r.summary;
-        let (gpu_width, _) = narrowest(r.gpus.iter().map(|g| (g.pcie.current_width, g.pcie.current_gen)));
-        let active = r.rdma_adapters.iter().filter(|a| a.ports.iter().any(|p| p.active));
-        let (nic_width, nic_gen) = narrowest(active.clone().map(|a| (a.pcie.current_width, a.pcie.current_gen)));
-        let mut firmware: Vec<&str> = active.filter_map(|a| a.fw_ver.as_deref()).collect();
+        let (gpu_width, _) = narrowest(r.gpu_widths.iter().map(|w| (*w, None)));
+        let (nic_width, nic_gen) = narrowest(r.active_nics.iter().map(|(w, g, _)| (*w, *g)));
+        let mut firmware: Vec<&str> = r.active_nics.iter().filter_map(|(_, _, f)| f.as_deref()).collect();
         firmware.sort_unstable();
         firmware.dedup();
-        let failures: Vec<&str> =
-            r.readiness.iter().filter(|c| c.status == CheckStatus::Fail).map(|c| c.id.as_str()).collect();
+        let failures = &r.failures;
         let values = vec![
             or_dash(s.gpu_model.clone()),
             s.gpus.to_string(),
@@ -73,7 +140,7 @@ impl NodeFacts {
             or_dash(gpu_width.map(|w| format!("x{w}"))),
             or_dash(nic_gen.map(|g| format!("Gen{g}"))),
             or_dash(nic_width.map(|w| format!("x{w}"))),
-            or_dash(r.nvml.driver_version.clone()),
+            or_dash(r.driver.clone()),
             if firmware.is_empty() { "-".to_string() } else { firmware.join(",") },
             or_dash(s.nvlink_domain_gpus.map(|d| d.to_string())),
             if failures.is_empty() { "none".to_string() } else { failures.join(",") },
@@ -206,6 +273,43 @@ mod tests {
             ]
         );
         assert!(f.outliers.iter().all(|o| o.node == "node-07"));
+    }
+
+    /// A getter over a serde_json document, as the page's worker has one over `JSON.parse`.
+    fn getter(doc: &serde_json::Value) -> impl Fn(&str) -> Scalar + '_ {
+        move |path: &str| {
+            let mut at = doc;
+            for key in path.split('.').filter(|k| !k.is_empty()) {
+                let next = match at {
+                    serde_json::Value::Object(m) => m.get(key),
+                    serde_json::Value::Array(a) => key.parse::<usize>().ok().and_then(|i| a.get(i)),
+                    _ => None,
+                };
+                match next {
+                    Some(v) => at = v,
+                    None => return Scalar::Missing,
+                }
+            }
+            match at {
+                serde_json::Value::String(s) => Scalar::Text(s.clone()),
+                serde_json::Value::Null => Scalar::Null,
+                serde_json::Value::Bool(b) => Scalar::Bool(*b),
+                serde_json::Value::Number(n) => Scalar::Number(n.as_f64().unwrap_or(f64::NAN)),
+                serde_json::Value::Array(_) => Scalar::Array,
+                serde_json::Value::Object(_) => Scalar::Object,
+            }
+        }
+    }
+
+    #[test]
+    fn the_page_reader_gives_the_same_facts_as_the_report() {
+        for name in ["h100-ib-8x400", "h100-ib-port-down", "roce-2x200", "eth-25g", "gb200-tray", "laptop", "garbage"] {
+            let r = fixture(name);
+            let doc = serde_json::to_value(&r).expect("json");
+            assert_eq!(NodeFacts::from_fields(name, getter(&doc)), Ok(NodeFacts::of(name, &r)), "{name}");
+        }
+        let doc = serde_json::json!({"schema_version": 2, "summary": {}});
+        assert!(NodeFacts::from_fields("x", getter(&doc)).is_err(), "the version is checked");
     }
 
     #[test]

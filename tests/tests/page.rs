@@ -288,7 +288,12 @@ async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     };
     upload(fixture_report("h100-ib-8x400")).await?;
     let status = wait_text(c, "report-status", |t| t.contains("Filled scenario A")).await?;
-    for part in ["h100-ib-8x400.json", "8 active InfiniBand ports at 400 Gb/s", "GPUDirect RDMA: supported"] {
+    for part in [
+        "h100-ib-8x400.json",
+        "8 active InfiniBand ports at 400 Gb/s",
+        "GPUDirect RDMA: supported",
+        "Readiness for a multi-node job: ready, with warnings",
+    ] {
         assert!(status.contains(part), "{part} not in: {status}");
     }
     assert!(text_of(c, "report-rec").await?.contains("A:"));
@@ -310,6 +315,24 @@ async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     assert!(status.contains("not JSON"), "{status}");
     assert_eq!(value_of(c, "a-link").await?, "400", "a bad file keeps the scenario");
     let _ = std::fs::remove_file(bad);
+
+    // Three reports chosen at once are a fleet: its shapes and the odd node, and no scenario changes.
+    let dir = std::env::temp_dir().join(format!("fleet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let mut paths = Vec::new();
+    for (node, fixture) in [("node-a", "h100-ib-8x400"), ("node-b", "h100-ib-8x400"), ("node-c", "h100-ib-port-down")] {
+        let p = dir.join(format!("{node}.json"));
+        std::fs::copy(fixture_report(fixture), &p).map_err(|e| e.to_string())?;
+        paths.push(p.display().to_string());
+    }
+    // ChromeDriver takes several files for a `multiple` input as one string, a path per line.
+    upload(PathBuf::from(paths.join("\n"))).await?;
+    let status = wait_text(c, "report-status", |t| t.contains("Fleet of 3 nodes")).await?;
+    assert!(status.contains("node-c") && status.contains("nic_pcie_width") && status.contains("x8"), "{status}");
+    assert_eq!(value_of(c, "a-link").await?, "400", "a fleet fills no scenario");
+    fit_height(c, 1280).await?;
+    save_screenshot(c, "node-fleet.png").await?;
+    let _ = std::fs::remove_dir_all(dir);
 
     // Paste the RoCE node into B.
     let roce = std::fs::read_to_string(fixture_report("roce-2x200")).map_err(|e| e.to_string())?;

@@ -9,6 +9,7 @@ pub mod app;
 pub mod browser;
 pub mod chart;
 pub mod curve;
+pub mod fleet;
 pub mod form;
 pub mod html;
 pub mod plan_section;

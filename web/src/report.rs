@@ -65,15 +65,27 @@ pub fn read_summary(text: &str) -> Result<Summary, ReportError> {
 
 /// Reads a report's summary and its readiness checks (what the probe found wrong with the node).
 pub fn read_report(text: &str) -> Result<(Summary, Vec<ReadinessCheck>), ReportError> {
+    let get = getter(parse(text)?);
+    let summary = read_fields(&get)?;
+    Ok((summary, read_readiness(&get)))
+}
+
+/// A report's text as the browser's `JSON.parse` reads it, at most [`MAX_REPORT_BYTES`].
+pub fn parse(text: &str) -> Result<JsValue, ReportError> {
     if text.len() > MAX_REPORT_BYTES {
         return Err(ReportError::too_large(text.len()));
     }
-    let root = js_sys::JSON::parse(text).map_err(|e| {
+    js_sys::JSON::parse(text).map_err(|e| {
         let detail =
             e.dyn_ref::<js_sys::Error>().map_or_else(|| "unreadable".to_string(), |e| String::from(e.message()));
         ReportError::not_json(detail)
-    })?;
-    let get = |path: &str| {
+    })
+}
+
+/// A report document's fields by path (`summary.gpus`, `readiness.0.id`), for estimator-core's field readers: only
+/// own data of plain objects and indexes within arrays.
+pub fn getter(root: JsValue) -> impl Fn(&str) -> Scalar {
+    move |path: &str| {
         let mut at = root.clone();
         for key in path.split('.').filter(|k| !k.is_empty()) {
             if js_sys::Array::is_array(&at) {
@@ -96,9 +108,7 @@ pub fn read_report(text: &str) -> Result<(Summary, Vec<ReadinessCheck>), ReportE
             at = js_sys::Reflect::get(&at, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
         }
         scalar(&at)
-    };
-    let summary = read_fields(get)?;
-    Ok((summary, read_readiness(get)))
+    }
 }
 
 /// What the page shows after a load, and its new URL query when the report was used.

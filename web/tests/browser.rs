@@ -223,6 +223,33 @@ fn a_loaded_report_shows_what_keeps_the_node_from_being_ready() {
     assert!(r.query.is_some() && !r.html.contains("Readiness"), "{}", r.html);
 }
 
+#[wasm_bindgen_test]
+fn several_reports_are_a_fleet_with_its_odd_node_named() {
+    let files: Vec<(String, String)> = [
+        ("gpu-1.json", H100_REPORT),
+        ("gpu-2.json", H100_REPORT),
+        ("gpu-3.json", BAD_NODE_REPORT),
+        ("notes.json", "{ not a report"),
+        ("<img src=x>.json", "[]"),
+    ]
+    .iter()
+    .map(|(n, t)| (n.to_string(), t.to_string()))
+    .collect();
+    let h = web::fleet::table(&files);
+    for part in [
+        "Fleet of 3 nodes, 2 shape(s); 3 outlier field(s)",
+        "2 × 8 x NVIDIA H100 80GB HBM3, 8 x 400 Gb/s infiniband",
+        "<tr><td>gpu-3</td><td>nic_pcie_width</td><td>x8</td><td>x16</td></tr>",
+        "notes.json: report: not JSON",
+        "&lt;img src=x&gt;.json",
+    ] {
+        assert!(h.contains(part), "{part} not in {}", h.as_str());
+    }
+    assert!(!h.contains("<img"), "a file name is text");
+    let none = web::fleet::table(&[("a.json".to_string(), "nope".to_string())]);
+    assert!(none.contains("None of the 1 files is a report"), "{}", none.as_str());
+}
+
 /// A real nccl-tests run (2 x 8 H100, 8 x 400G NDR, NCCL_ALGO=Ring, reported as misconfigured) and a real NCCL log
 /// whose network channels run without GPUDirect RDMA.
 const RUN_290: &str = include_str!("../../tests/data/nccl-tests/raw/nccl-tests-290-h100-2node-ndr-ring.txt");

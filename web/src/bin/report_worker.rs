@@ -10,6 +10,8 @@
 //! checks gets its verdict line before its traffic). The sections (`static/sections.js`) ask `{id, query, action}`
 //! with `run-form`, `run`, `plan-form` or `plan` and get `{id, html}`; `{id, query, action: "fill", side, offer}`
 //! gets `{id, query}`, the page with that plan row's node in scenario `side` (no `query` when there is no such row).
+//! `{id, query, action: "fleet", files: [{name, text}]}` (several reports chosen or dropped at once) gets `{id,
+//! html}`, the fleet table.
 
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::*;
@@ -46,6 +48,20 @@ fn main() {
         if let Some(html) = html {
             set("html", html.into_string().into());
             // A worker that cannot post has no one to tell.
+            let _ = reply_to.post_message(&out);
+            return;
+        }
+        if action.as_deref() == Some("fleet") {
+            let files: Vec<(String, String)> = js_sys::Array::from(&field(&m, "files"))
+                .iter()
+                .map(|f| {
+                    (
+                        field(&f, "name").as_string().unwrap_or_default(),
+                        field(&f, "text").as_string().unwrap_or_default(),
+                    )
+                })
+                .collect();
+            set("html", web::fleet::table(&files).into_string().into());
             let _ = reply_to.post_message(&out);
             return;
         }

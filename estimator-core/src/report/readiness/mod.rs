@@ -281,7 +281,7 @@ fn pcie(id: &str, what: &str, devices: &[(String, &PcieLink)], idle_downclocks: 
                     narrow.push(format!("{name} x{cw} of x{mw}"));
                 }
                 if cg < mg {
-                    slow.push(format!("{name} Gen{cg} of Gen{mg}"));
+                    slow.push((name.as_str(), format!("Gen{cg} of Gen{mg}")));
                 }
             }
             _ => unread += 1,
@@ -308,7 +308,13 @@ fn pcie(id: &str, what: &str, devices: &[(String, &PcieLink)], idle_downclocks: 
         } else {
             (CheckStatus::Fail, "reseat the adapter or ask the provider for another node (lspci -vv: LnkSta)")
         };
-        return check(id, status, format!("PCIe link slower than it can: {}", slow.join(", ")), Some(fix));
+        // Eight GPUs idling alike read as one.
+        let listed = if slow.len() == n && slow.iter().all(|(_, t)| *t == slow[0].1) {
+            format!("all {n} {what}s at {}", slow[0].1)
+        } else {
+            slow.iter().map(|(name, t)| format!("{name} {t}")).collect::<Vec<_>>().join(", ")
+        };
+        return check(id, status, format!("PCIe link slower than it can: {listed}"), Some(fix));
     }
     if unread == n {
         return check(id, CheckStatus::Unknown, format!("no {what}'s PCIe link could be read"), None);

@@ -1,0 +1,62 @@
+//! Several reports loaded at once into "Your node": the fleet table `probe-cli fleet` prints (estimator-core's
+//! `fleet`), read in the report worker through the same field getter as one report, so none of it weighs on the
+//! first load. A file that is not a report is named and skipped.
+
+use estimator_core::fleet::{NodeFacts, fleet};
+
+use crate::html;
+use crate::html::Html;
+use crate::report::{getter, parse};
+
+/// The most reports one load compares (a cluster's worth; `probe-cli fleet` takes any number).
+pub const MAX_FILES: usize = 4096;
+
+/// The fleet of `files` (name, text) as status markup.
+pub fn table(files: &[(String, String)]) -> Html {
+    let mut nodes = Vec::new();
+    let mut skipped = Vec::new();
+    for (name, text) in files.iter().take(MAX_FILES) {
+        let node = name.strip_suffix(".json").unwrap_or(name);
+        match parse(text).and_then(|root| NodeFacts::from_fields(node, getter(root))) {
+            Ok(n) => nodes.push(n),
+            Err(e) => skipped.push(format!("{name}: {e}")),
+        }
+    }
+    let mut h = Html::new();
+    if files.len() > MAX_FILES {
+        html!(h, "<p>Only the first {} of {} files were read.</p>", MAX_FILES, files.len());
+    }
+    if nodes.is_empty() {
+        html!(h, r#"<p id="fleet-summary">None of the {} files is a report.</p>"#, files.len());
+    } else {
+        let f = fleet(&nodes);
+        html!(
+            h,
+            r#"<p id="fleet-summary">Fleet of {} nodes, {} shape(s); {} outlier field(s). No scenario was changed: load one report to fill one.</p><ul id="fleet-groups">"#,
+            f.nodes,
+            f.groups.len(),
+            f.outliers.len()
+        );
+        for g in &f.groups {
+            html!(h, "<li>{} × {}</li>", g.count, g.shape);
+        }
+        h.push_static("</ul>");
+        if !f.outliers.is_empty() {
+            h.push_static(
+                r#"<table id="fleet-outliers"><thead><tr><th scope="col">node</th><th scope="col">field</th><th scope="col">value</th><th scope="col">most nodes</th></tr></thead><tbody>"#,
+            );
+            for o in &f.outliers {
+                html!(h, "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", o.node, o.field, o.value, o.expected);
+            }
+            h.push_static("</tbody></table>");
+        }
+    }
+    if !skipped.is_empty() {
+        h.push_static(r#"<p>Skipped, not reports:</p><ul id="fleet-skipped">"#);
+        for s in &skipped {
+            html!(h, "<li>{}</li>", s);
+        }
+        h.push_static("</ul>");
+    }
+    h
+}
