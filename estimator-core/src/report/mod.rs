@@ -17,6 +17,8 @@ mod read;
 mod readiness;
 mod schema;
 mod summary;
+#[cfg(test)]
+pub(crate) mod testing;
 
 pub use error::ReportError;
 pub use read::{MAX_REPORT_BYTES, ReportHead, Scalar, check_version, read_fields, read_head};

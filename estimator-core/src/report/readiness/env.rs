@@ -202,11 +202,7 @@ mod tests {
 
     use super::super::{ReadinessCheck, checks};
     use super::*;
-
-    fn fixture(name: &str) -> Report {
-        let path = format!("{}/../tests/fixtures/nodes/{name}.json", env!("CARGO_MANIFEST_DIR"));
-        serde_json::from_str(&std::fs::read_to_string(path).expect("fixture")).expect("a report")
-    }
+    use crate::report::testing::fixture;
 
     #[test]
     fn each_variable_that_turns_the_fabric_off_is_named_with_its_cost() {

@@ -357,12 +357,7 @@ impl Report {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A report the probe wrote for one of the fixture nodes (tests/fixtures/nodes, from real sysfs layouts).
-    fn fixture(name: &str) -> Report {
-        let path = format!("{}/../tests/fixtures/nodes/{name}.json", env!("CARGO_MANIFEST_DIR"));
-        serde_json::from_str(&std::fs::read_to_string(path).expect("fixture")).expect("a report")
-    }
+    use crate::report::testing::{fixture, getter};
 
     fn status(checks: &[ReadinessCheck], id: &str) -> Vec<CheckStatus> {
         checks.iter().filter(|c| c.id == id).map(|c| c.status).collect()
@@ -406,28 +401,8 @@ mod tests {
     fn the_page_reads_the_checks_a_report_holds() {
         let r = fixture("h100-ib-port-down");
         let doc = serde_json::to_value(&r).expect("json");
-        let get = |path: &str| {
-            let mut at = &doc;
-            for key in path.split('.') {
-                let next = match at {
-                    serde_json::Value::Object(m) => m.get(key),
-                    serde_json::Value::Array(a) => key.parse::<usize>().ok().and_then(|i| a.get(i)),
-                    _ => None,
-                };
-                match next {
-                    Some(v) => at = v,
-                    None => return Scalar::Missing,
-                }
-            }
-            match at {
-                serde_json::Value::String(s) => Scalar::Text(s.clone()),
-                serde_json::Value::Null => Scalar::Null,
-                serde_json::Value::Array(_) => Scalar::Array,
-                serde_json::Value::Object(_) => Scalar::Object,
-                _ => Scalar::Number(0.0),
-            }
-        };
-        assert_eq!(read_readiness(get), r.readiness);
+        let get = getter(&doc);
+        assert_eq!(read_readiness(&get), r.readiness);
         assert!(read_readiness(|_| Scalar::Missing).is_empty());
         // An entry with an unknown status or a number for text is skipped, the rest kept.
         let odd = |path: &str| match path {
