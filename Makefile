@@ -25,10 +25,12 @@ serve: setup-web
 	$(TRUNK) serve --release
 
 # Trunk replaces dist/ as a whole: the portable probe (dist/probe, make probe-dist) is kept aside and put back.
+# A failed build puts it back too; one kept from an interrupted run is restored, never deleted.
 dist: setup-web
-	@rm -rf .tools/probe-kept; if [ -d dist/probe ]; then mkdir -p .tools && mv dist/probe .tools/probe-kept; fi
-	$(TRUNK) build --release
-	@if [ -d .tools/probe-kept ]; then mv .tools/probe-kept dist/probe; fi
+	@if [ -d dist/probe ] && [ ! -d .tools/probe-kept ]; then mkdir -p .tools && mv dist/probe .tools/probe-kept; fi
+	@status=0; $(TRUNK) build --release || status=$$?; \
+	if [ -d .tools/probe-kept ]; then rm -rf dist/probe; mkdir -p dist && mv .tools/probe-kept dist/probe; fi; \
+	exit $$status
 
 estimate: setup
 	$(CARGO) build --release -q -p probe-cli

@@ -29,8 +29,10 @@ done
 same_report() {
     local what=$1 name=$2
     shift 2
-    if ! "$@" report --root "tests/fixtures/nodes/$name" --json >"$tmp/out.json" 2>"$tmp/err"; then
-        bad "$what: report --root $name exited $? ($(head -c 300 "$tmp/err"))"
+    local rc=0
+    "$@" report --root "tests/fixtures/nodes/$name" --json >"$tmp/out.json" 2>"$tmp/err" || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        bad "$what: report --root $name exited $rc ($(head -c 300 "$tmp/err"))"
         return
     fi
     if python3 - "$tmp/out.json" "tests/fixtures/nodes/$name.json" <<'PY'
@@ -47,13 +49,15 @@ for arch in x86_64 aarch64; do
     bin="$dir/probe-cli-$version-$arch-linux"
     if [ ! -x "$bin" ]; then bad "$bin missing (run make probe-dist)"; continue; fi
     # The newest glibc symbol version the binary asks for.
-    newest=$(objdump -T "$bin" | grep -oE 'GLIBC_[0-9]+(\.[0-9]+)*' | sed 's/GLIBC_//' | sort -V | tail -1)
-    if [ "$(printf '%s\n2.17\n' "$newest" | sort -V | tail -1)" = "2.17" ]; then
+    newest=$(objdump -T "$bin" | { grep -oE 'GLIBC_[0-9]+(\.[0-9]+)*' || true; } | sed 's/GLIBC_//' | sort -V | tail -1)
+    if [ -z "$newest" ]; then
+        bad "$arch: objdump -T shows no glibc symbol version (not a dynamically linked glibc binary?)"
+    elif [ "$(printf '%s\n2.17\n' "$newest" | sort -V | tail -1)" = "2.17" ]; then
         ok "$arch: newest glibc symbol version $newest (at most 2.17)"
     else
         bad "$arch: needs glibc $newest, more than 2.17"
     fi
-    needed=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+    needed=$(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ' || true)
     if grep -qE 'ibverbs|rdmacm|nvidia-ml' <<<"$needed"; then
         bad "$arch: links $needed"
     else
@@ -71,7 +75,7 @@ arm_version=$(qemu-aarch64 -L /usr/aarch64-linux-gnu "$arm" --version 2>&1 || tr
 if [ "$arm_version" = "probe-cli $version" ]; then ok "aarch64: --version is $arm_version"; else bad "aarch64: --version says '$arm_version'"; fi
 
 # A fresh venv with nothing but the wheel (no index: only the file).
-wheel=$(ls "$dir"/probe_cli-"$version"-py3-none-manylinux*_x86_64.whl 2>/dev/null | head -1)
+wheel=$(compgen -G "$dir/probe_cli-$version-py3-none-manylinux*_x86_64.whl" | head -1 || true)
 if [ -z "$wheel" ]; then
     bad "no x86_64 wheel in $dir"
 elif python3 -m venv "$tmp/venv" && "$tmp/venv/bin/pip" install --quiet --no-index --disable-pip-version-check "$wheel"; then

@@ -87,9 +87,11 @@ need_pip() {
 probe() {
     rustup target list --installed | grep -q '^aarch64-unknown-linux-gnu$' || rustup target add aarch64-unknown-linux-gnu
     command -v python3 >/dev/null 2>&1 || apt_install python3 python3-venv
-    if [ ! -x .tools/py/bin/python ]; then
+    # A venv without pip (python3-venv missing when it was made) is made again.
+    if [ ! -x .tools/py/bin/pip ]; then
         say "python3 -m venv .tools/py"
-        python3 -m venv .tools/py || { apt_install python3-venv; python3 -m venv .tools/py; }
+        rm -rf .tools/py
+        python3 -m venv .tools/py || { rm -rf .tools/py; apt_install python3-venv; python3 -m venv .tools/py; }
     fi
     need_pip ziglang "$ZIGLANG_VERSION"
     need_pip maturin "$MATURIN_VERSION"

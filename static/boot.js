@@ -80,8 +80,9 @@ async function loadFiles(files) {
     const text = file.size > 16 << 20 ? "" : await file.text();
     return loadReport(text, file.name, file.size);
   }
-  // A report is at most 1 MiB: a larger file is passed empty, and named as not a report.
-  const list = await Promise.all([...files].map(async (f) => ({ name: f.name, text: f.size > 1 << 20 ? "" : await f.text() })));
+  // A report is at most 1 MiB: a larger file is passed unread with its size, and the worker says so; at most 4096.
+  const some = [...files].slice(0, 4096);
+  const list = await Promise.all(some.map(async (f) => ({ name: f.name, size: f.size, text: f.size > 1 << 20 ? "" : await f.text() })));
   return ask({ action: "fleet", files: list }, "Comparing " + list.length + " reports…");
 }
 document.addEventListener("change", (e) => {

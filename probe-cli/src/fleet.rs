@@ -1,5 +1,6 @@
 //! `probe-cli fleet DIR|FILE...`: many nodes' reports compared (estimator-core's `fleet`). Files are read on every
-//! core; a file that is not a report is named and skipped, never fatal. Outliers are findings (exit 1).
+//! core; a file that is not a report is named and skipped, never fatal. Outliers and skipped files are findings
+//! (exit 1): a node whose probe failed left an empty file, and is the odd one out too.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -73,7 +74,18 @@ fn read_all(files: &[PathBuf]) -> Vec<(PathBuf, Result<NodeFacts, String>)> {
             .chunks(chunk)
             .map(|part| scope.spawn(move || part.iter().map(|f| (f.clone(), read_node(f))).collect::<Vec<_>>()))
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+        handles
+            .into_iter()
+            .zip(files.chunks(chunk))
+            .flat_map(|(h, part)| {
+                // A reader that panicked loses no file: each is named as not read.
+                h.join().unwrap_or_else(|_| {
+                    part.iter()
+                        .map(|f| (f.clone(), Err("the reader failed on this file's batch".to_string())))
+                        .collect()
+                })
+            })
+            .collect()
     })
 }
 
@@ -81,10 +93,14 @@ fn read_all(files: &[PathBuf]) -> Vec<(PathBuf, Result<NodeFacts, String>)> {
 pub fn fleet(a: &FleetArgs) -> Result<Outcome, Failure> {
     let files = files(&a.paths)?;
     let mut nodes = Vec::new();
+    let mut paths = Vec::new();
     let mut skipped = Vec::new();
     for (path, read) in read_all(&files) {
         match read {
-            Ok(n) => nodes.push(n),
+            Ok(n) => {
+                nodes.push(n);
+                paths.push(path);
+            }
             Err(reason) => {
                 diag(&format!("{}: skipped: {reason}", path.display()));
                 skipped.push(Skipped { file: path.display().to_string(), reason });
@@ -97,8 +113,17 @@ pub fn fleet(a: &FleetArgs) -> Result<Outcome, Failure> {
             files.len()
         )));
     }
-    let f = compare(&nodes);
-    let findings = !f.outliers.is_empty();
+    // Two files of one name in different directories are two nodes: both named by their path.
+    let mut seen = std::collections::BTreeMap::<String, usize>::new();
+    for n in &nodes {
+        *seen.entry(n.node.clone()).or_default() += 1;
+    }
+    let mut named = Vec::with_capacity(nodes.len());
+    for (n, path) in nodes.into_iter().zip(paths) {
+        named.push(if seen[&n.node] > 1 { NodeFacts { node: path.display().to_string(), ..n } } else { n });
+    }
+    let f = compare(&named);
+    let findings = !f.outliers.is_empty() || !skipped.is_empty();
     if a.json {
         print_json(&FleetDocument { fleet: f, skipped })?;
     } else {
@@ -107,12 +132,17 @@ pub fn fleet(a: &FleetArgs) -> Result<Outcome, Failure> {
     Ok(if findings { Outcome::Findings } else { Outcome::Clean })
 }
 
+/// A report's text as a terminal shows it: control characters (escape sequences) as `?`.
+fn plain(s: &str) -> String {
+    s.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
+}
+
 /// The fleet as text: its shapes, the outliers as a table, the skipped files.
 fn text(f: &Fleet, skipped: &[Skipped]) -> String {
     let mut t = format!("Fleet    {} node(s), {} shape(s)\n", f.nodes, f.groups.len());
     for g in &f.groups {
         let few = if g.count <= 5 { format!("  ({})", g.nodes.join(", ")) } else { String::new() };
-        let _ = writeln!(t, "  {:>6}  {}{few}", g.count, g.shape);
+        let _ = writeln!(t, "  {:>6}  {}", g.count, plain(&format!("{}{few}", g.shape)));
     }
     if f.outliers.is_empty() {
         let _ = writeln!(t, "Outliers none: every node has the same {}", FIELDS.join(", "));
@@ -122,7 +152,14 @@ fn text(f: &Fleet, skipped: &[Skipped]) -> String {
         let _ = writeln!(t, "Outliers {}", f.outliers.len());
         let _ = writeln!(t, "  {:<width$}  {:<19} {:<value$}  expected", "node", "field", "value");
         for o in &f.outliers {
-            let _ = writeln!(t, "  {:<width$}  {:<19} {:<value$}  {}", o.node, o.field, o.value, o.expected);
+            let _ = writeln!(
+                t,
+                "  {:<width$}  {:<19} {:<value$}  {}",
+                plain(&o.node),
+                o.field,
+                plain(&o.value),
+                plain(&o.expected)
+            );
         }
     }
     if !skipped.is_empty() {

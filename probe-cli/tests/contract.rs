@@ -443,6 +443,11 @@ fn fleet_names_the_odd_node_and_skips_what_is_not_a_report() {
     }
     let v = document(cli().args(["fleet", "--json"]).arg(&dir), 0);
     assert_eq!((v["nodes"].as_u64(), v["outliers"].as_array().map(Vec::len)), (Some(4), Some(0)));
+    // An empty file, as a node whose probe failed leaves behind: a finding too.
+    std::fs::write(dir.join("gpu-8.json"), "").expect("write");
+    let (code, _, err) = run(cli().args(["fleet", "--json"]).arg(&dir));
+    assert_eq!(code, Some(1), "a report that is not there is a finding: {err}");
+    std::fs::remove_file(dir.join("gpu-8.json")).expect("rm");
     std::fs::copy(fixtures.join("h100-ib-port-down.json"), dir.join("gpu-9.json")).expect("copy");
     std::fs::write(dir.join("notes.json"), "{ not a report").expect("write");
     std::fs::write(dir.join("readme.txt"), "not a json file, not read").expect("write");

@@ -3,6 +3,7 @@
 //! first load. A file that is not a report is named and skipped.
 
 use estimator_core::fleet::{NodeFacts, fleet};
+use estimator_core::report::{MAX_REPORT_BYTES, ReportError};
 
 use crate::html;
 use crate::html::Html;
@@ -11,13 +12,17 @@ use crate::report::{getter, parse};
 /// The most reports one load compares (a cluster's worth; `probe-cli fleet` takes any number).
 pub const MAX_FILES: usize = 4096;
 
-/// The fleet of `files` (name, text) as status markup.
-pub fn table(files: &[(String, String)]) -> Html {
+/// The fleet of `files` (name, size when known, text) as status markup.
+pub fn table(files: &[(String, Option<usize>, String)]) -> Html {
     let mut nodes = Vec::new();
     let mut skipped = Vec::new();
-    for (name, text) in files.iter().take(MAX_FILES) {
+    for (name, size, text) in files.iter().take(MAX_FILES) {
         let node = name.strip_suffix(".json").unwrap_or(name);
-        match parse(text).and_then(|root| NodeFacts::from_fields(node, getter(root))) {
+        let read = match size {
+            Some(n) if *n > MAX_REPORT_BYTES => Err(ReportError::too_large(*n)),
+            _ => parse(text).and_then(|root| NodeFacts::from_fields(node, getter(root))),
+        };
+        match read {
             Ok(n) => nodes.push(n),
             Err(e) => skipped.push(format!("{name}: {e}")),
         }

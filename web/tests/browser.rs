@@ -225,7 +225,7 @@ fn a_loaded_report_shows_what_keeps_the_node_from_being_ready() {
 
 #[wasm_bindgen_test]
 fn several_reports_are_a_fleet_with_its_odd_node_named() {
-    let files: Vec<(String, String)> = [
+    let files: Vec<(String, Option<usize>, String)> = [
         ("gpu-1.json", H100_REPORT),
         ("gpu-2.json", H100_REPORT),
         ("gpu-3.json", BAD_NODE_REPORT),
@@ -233,7 +233,8 @@ fn several_reports_are_a_fleet_with_its_odd_node_named() {
         ("<img src=x>.json", "[]"),
     ]
     .iter()
-    .map(|(n, t)| (n.to_string(), t.to_string()))
+    .map(|(n, t)| (n.to_string(), Some(t.len()), t.to_string()))
+    .chain(std::iter::once(("huge.json".to_string(), Some(5 << 20), String::new())))
     .collect();
     let h = web::fleet::table(&files);
     for part in [
@@ -242,11 +243,12 @@ fn several_reports_are_a_fleet_with_its_odd_node_named() {
         "<tr><td>gpu-3</td><td>nic_pcie_width</td><td>x8</td><td>x16</td></tr>",
         "notes.json: report: not JSON",
         "&lt;img src=x&gt;.json",
+        "huge.json: report: the file is",
     ] {
         assert!(h.contains(part), "{part} not in {}", h.as_str());
     }
     assert!(!h.contains("<img"), "a file name is text");
-    let none = web::fleet::table(&[("a.json".to_string(), "nope".to_string())]);
+    let none = web::fleet::table(&[("a.json".to_string(), None, "nope".to_string())]);
     assert!(none.contains("None of the 1 files is a report"), "{}", none.as_str());
 }
 

@@ -49,14 +49,28 @@ impl LiveFacts {
     }
 }
 
-/// The entries of `dir`, each opened read-write and closed again; `[]` when it is missing.
+/// Whether an entry of `/dev/infiniband` is opened to see if this user can: the verbs devices (what libibverbs
+/// opens) and the RDMA connection manager. Never `issm*` (opening it takes the port's subnet-manager lock, blocking
+/// while opensm holds it, and sets the port's IsSM bit) nor `umad*` (the management datagram interface): those are
+/// only listed.
+fn opened_to_check(name: &str) -> bool {
+    name.starts_with("uverbs") || name == "rdma_cm"
+}
+
+/// The entries of `dir`; the verbs devices and `rdma_cm` opened read-write without blocking and closed again (the
+/// probe changes nothing); `[]` when it is missing.
 fn device_nodes(dir: &Path) -> Vec<DeviceNode> {
+    use std::os::unix::fs::OpenOptionsExt as _;
     let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
     let mut nodes: Vec<DeviceNode> = entries
         .filter_map(|e| e.ok())
         .filter_map(|e| {
             let name = e.file_name().into_string().ok()?;
-            let opened = std::fs::OpenOptions::new().read(true).write(true).open(e.path());
+            if !opened_to_check(&name) {
+                return Some(DeviceNode { name, openable: None, error: None });
+            }
+            let opened =
+                std::fs::OpenOptions::new().read(true).write(true).custom_flags(libc::O_NONBLOCK).open(e.path());
             Some(DeviceNode { name, openable: Some(opened.is_ok()), error: opened.err().map(|err| err.to_string()) })
         })
         .collect();
@@ -64,12 +78,16 @@ fn device_nodes(dir: &Path) -> Vec<DeviceNode> {
     nodes
 }
 
-/// The fabric's variables; values that hold addresses or host names read [`REDACTED`] unless `identifiers`.
+/// The fabric's variables. Unless `identifiers`, a value reads [`REDACTED`] when it may say who or where: its name
+/// speaks of an address, a host, a file, a path, a directory, a plugin or a log, or the value holds a `/`, an `@`
+/// or (but in `NCCL_IB_HCA`'s `device:port` lists) a `:`.
 fn fabric_vars(vars: impl Iterator<Item = (String, String)>, identifiers: bool) -> BTreeMap<String, String> {
     vars.filter(|(k, _)| PREFIXES.iter().any(|p| k.starts_with(p)))
         .map(|(k, v)| {
-            let identifying = ["ADDR", "COMM_ID", "HOST", "IP"].iter().any(|w| k.contains(w));
-            let v = if identifying && !identifiers { REDACTED.to_string() } else { v };
+            let named =
+                ["ADDR", "COMM_ID", "HOST", "IP", "FILE", "PATH", "DIR", "PLUGIN", "LOG"].iter().any(|w| k.contains(w));
+            let valued = v.contains('/') || v.contains('@') || (v.contains(':') && k != "NCCL_IB_HCA");
+            let v = if (named || valued) && !identifiers { REDACTED.to_string() } else { v };
             (k, v)
         })
         .collect()
@@ -86,11 +104,18 @@ fn memlock(tree: &mut Tree) -> Option<String> {
     Some(super::fs::clip(soft))
 }
 
+/// The effective user id, from `/proc/self/status` (`Uid:  real  effective  saved  fs`).
+fn euid(tree: &mut Tree) -> Option<u32> {
+    let text = tree.read("/proc/self/status", Need::Optional)?;
+    text.lines().find_map(|l| l.strip_prefix("Uid:")).and_then(|ids| ids.split_whitespace().nth(1)?.parse().ok())
+}
+
 /// The IOMMU's mode and what it was read from.
 fn iommu(tree: &mut Tree) -> (Option<String>, Option<String>) {
     let groups = tree.list("/sys/kernel/iommu_groups", Need::Optional);
     if groups.is_empty() {
-        if tree.exists("/sys/kernel") {
+        // The directory is there on every kernel that can have an IOMMU; empty, none is on.
+        if tree.exists("/sys/kernel/iommu_groups") {
             return (Some("off".into()), Some("no IOMMU group under /sys/kernel/iommu_groups".into()));
         }
         return (None, None);
@@ -121,7 +146,15 @@ fn iommu(tree: &mut Tree) -> (Option<String>, Option<String>) {
 pub fn read(tree: &mut Tree, live: LiveFacts) -> Environment {
     let memlock = memlock(tree);
     let (iommu, iommu_evidence) = iommu(tree);
-    Environment { memlock, dev_infiniband: live.dev_infiniband, fabric_env: live.fabric_env, iommu, iommu_evidence }
+    let euid = euid(tree);
+    Environment {
+        memlock,
+        dev_infiniband: live.dev_infiniband,
+        fabric_env: live.fabric_env,
+        euid,
+        iommu,
+        iommu_evidence,
+    }
 }
 
 #[cfg(test)]
@@ -137,13 +170,17 @@ mod tests {
             ("HOME", "/root"),
             ("FI_PROVIDER", "efa"),
             ("MASTER_ADDR", "10.0.0.1"),
+            ("NCCL_DEBUG_FILE", "/home/alice/nccl.%h.log"),
+            ("NCCL_IB_HCA", "=mlx5_0:1,mlx5_1:1"),
         ]
         .map(|(k, v)| (k.to_string(), v.to_string()));
         let kept = fabric_vars(vars.clone().into_iter(), false);
         assert_eq!(
             kept.keys().map(String::as_str).collect::<Vec<_>>(),
-            ["FI_PROVIDER", "NCCL_COMM_ID", "NCCL_IB_DISABLE", "UCX_TLS"]
+            ["FI_PROVIDER", "NCCL_COMM_ID", "NCCL_DEBUG_FILE", "NCCL_IB_DISABLE", "NCCL_IB_HCA", "UCX_TLS"]
         );
+        assert_eq!(kept["NCCL_DEBUG_FILE"], REDACTED, "a path says whose");
+        assert_eq!(kept["NCCL_IB_HCA"], "=mlx5_0:1,mlx5_1:1", "device:port is no address");
         assert_eq!(kept["NCCL_COMM_ID"], REDACTED);
         assert_eq!(fabric_vars(vars.into_iter(), true)["NCCL_COMM_ID"], "10.0.0.1:1234");
     }
@@ -152,12 +189,17 @@ mod tests {
     fn device_nodes_say_which_open() {
         let dir = std::env::temp_dir().join(format!("probe-cli-dev-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("sub")).expect("dir");
+        std::fs::create_dir_all(dir.join("uverbs1")).expect("dir");
         std::fs::write(dir.join("uverbs0"), b"").expect("file");
+        std::fs::write(dir.join("issm0"), b"").expect("file");
         let nodes = device_nodes(&dir);
         let _ = std::fs::remove_dir_all(&dir);
-        assert_eq!(nodes.iter().map(|n| n.name.as_str()).collect::<Vec<_>>(), ["sub", "uverbs0"]);
-        assert_eq!(nodes[1].openable, Some(true));
-        assert_eq!(nodes[0].openable, Some(false), "a directory does not open for writing");
+        let names: Vec<&str> = nodes.iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(names, ["issm0", "sub", "uverbs0", "uverbs1"]);
+        assert_eq!(nodes[0].openable, None, "issm is never opened: it would take the subnet manager's lock");
+        assert_eq!(nodes[1].openable, None);
+        assert_eq!(nodes[2].openable, Some(true));
+        assert_eq!(nodes[3].openable, Some(false), "a directory does not open for writing");
         assert!(device_nodes(Path::new("/no/such/dir")).is_empty());
     }
 }

@@ -52,11 +52,12 @@ fn main() {
             return;
         }
         if action.as_deref() == Some("fleet") {
-            let files: Vec<(String, String)> = js_sys::Array::from(&field(&m, "files"))
+            let files: Vec<(String, Option<usize>, String)> = js_sys::Array::from(&field(&m, "files"))
                 .iter()
                 .map(|f| {
                     (
                         field(&f, "name").as_string().unwrap_or_default(),
+                        field(&f, "size").as_f64().map(|n| n as usize),
                         field(&f, "text").as_string().unwrap_or_default(),
                     )
                 })

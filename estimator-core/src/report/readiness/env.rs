@@ -49,7 +49,8 @@ pub(super) fn fabric_env(r: &Report, rdma: bool, out: &mut Vec<ReadinessCheck>) 
         return;
     };
     let before = out.len();
-    let on = |v: &str| !matches!(v.trim(), "" | "0" | "false" | "no" | "off");
+    // NCCL reads its switches with strtoll: `1` (or `1abc`) is on; `true`, `yes` and the empty string are 0.
+    let on = |v: &str| leading_integer(v) != 0;
     let sockets = |i: &mut ScenarioInput| {
         i.fabric = Fabric::Tcp;
         i.gdr = false;
@@ -81,21 +82,28 @@ pub(super) fn fabric_env(r: &Report, rdma: bool, out: &mut Vec<ReadinessCheck>) 
         );
     }
     if let Some(v) = get("NCCL_IB_HCA") {
-        let active: Vec<&str> =
-            r.rdma_adapters.iter().filter(|a| a.ports.iter().any(|p| p.active)).map(|a| a.name.as_str()).collect();
-        let kept: Vec<&str> = active.iter().copied().filter(|name| hca_selects(v, name)).collect();
+        let active: Vec<(&str, u32)> = r
+            .rdma_adapters
+            .iter()
+            .flat_map(|a| a.ports.iter().filter(|p| p.active).map(move |p| (a.name.as_str(), p.port)))
+            .collect();
+        let kept: Vec<String> = active
+            .iter()
+            .filter(|(name, port)| hca_selects(v, name, Some(*port)))
+            .map(|(name, port)| format!("{name}:{port}"))
+            .collect();
         if !active.is_empty() && kept.len() < active.len() {
             let n = i64::try_from(kept.len()).unwrap_or(0);
             flag(
                 "nccl-env",
                 if kept.is_empty() { CheckStatus::Fail } else { CheckStatus::Warn },
                 format!(
-                    "NCCL_IB_HCA={v} keeps {} of the {} active RDMA adapters ({})",
+                    "NCCL_IB_HCA={v} keeps {} of the {} active RDMA ports ({})",
                     kept.len(),
                     active.len(),
-                    if kept.is_empty() { "none".to_string() } else { kept.join(", ") }
+                    if kept.is_empty() { "none: NCCL falls back to sockets".to_string() } else { kept.join(", ") }
                 ),
-                "list every active adapter in NCCL_IB_HCA, or unset it",
+                "list every active port's adapter in NCCL_IB_HCA, or unset it",
                 if n > 0 { cost(r, |i| i.adapters_per_node = n) } else { cost(r, sockets) },
             );
         }
@@ -107,13 +115,31 @@ pub(super) fn fabric_env(r: &Report, rdma: bool, out: &mut Vec<ReadinessCheck>) 
             .filter(|n| n.operstate.as_deref() == Some("up"))
             .filter_map(|n| Some((n.name.as_str(), n.speed_mbps?)))
             .max_by_key(|(_, s)| *s);
+        let up: Vec<&str> = r
+            .net_interfaces
+            .iter()
+            .filter(|n| n.operstate.as_deref() == Some("up") && hca_selects(v, &n.name, None))
+            .map(|n| n.name.as_str())
+            .collect();
         let named = r
             .net_interfaces
             .iter()
-            .filter(|n| n.operstate.as_deref() == Some("up") && ifname_selects(v, &n.name))
+            .filter(|n| n.operstate.as_deref() == Some("up") && hca_selects(v, &n.name, None))
             .filter_map(|n| n.speed_mbps)
             .max();
-        if let (false, Some((best, top)), Some(speed)) = (rdma, fastest, named) {
+        if up.is_empty() && !r.net_interfaces.is_empty() {
+            // NCCL bootstraps over this interface even when its data goes over RDMA.
+            flag(
+                "nccl-env",
+                CheckStatus::Fail,
+                format!(
+                    "NCCL_SOCKET_IFNAME={v} matches no interface that is up: NCCL cannot start (\"no socket interface \
+                     found\"), over RDMA or not"
+                ),
+                "name an interface that is up (ip -br link), or unset NCCL_SOCKET_IFNAME",
+                None,
+            );
+        } else if let (false, Some((best, top)), Some(speed)) = (rdma, fastest, named) {
             if speed < top {
                 flag(
                     "nccl-env",
@@ -148,16 +174,18 @@ pub(super) fn fabric_env(r: &Report, rdma: bool, out: &mut Vec<ReadinessCheck>) 
             if rdma && r.summary.gdr == GdrSupport::Supported { cost(r, |i| i.gdr = false) } else { None },
         );
     }
-    if let Some(v) = get("UCX_TLS").filter(|v| !v.contains("rc") && !v.contains("ib") && !v.contains("all")) {
+    if let Some(v) = get("UCX_TLS").filter(|v| rdma && !ucx_uses_rdma(v)) {
         flag(
             "nccl-env",
-            if rdma { CheckStatus::Warn } else { CheckStatus::Pass },
+            CheckStatus::Warn,
             format!("UCX_TLS={v} leaves out the RDMA transports (rc, dc, ud): UCX's MPI and NCCL plugin use TCP"),
             "add rc (or unset UCX_TLS)",
             None,
         );
     }
-    if let Some(v) = get("FI_PROVIDER").filter(|v| matches!(v.trim(), "tcp" | "sockets" | "udp")) {
+    // `tcp;ofi_rxm` names its core provider first.
+    let fi_tcp = |v: &&str| matches!(v.split(';').next().unwrap_or("").trim(), "tcp" | "sockets" | "udp");
+    if let Some(v) = get("FI_PROVIDER").filter(|v| rdma && fi_tcp(v)) {
         flag(
             "nccl-env",
             CheckStatus::Warn,
@@ -177,23 +205,54 @@ pub(super) fn fabric_env(r: &Report, rdma: bool, out: &mut Vec<ReadinessCheck>) 
     }
 }
 
-/// Whether `NCCL_IB_HCA`'s list selects the device `name`: `mlx5_0,mlx5_1`, `^mlx5_2` (all but), `=mlx5_0` (exact
-/// names), each optionally `:port`; without `=`, a prefix selects (NCCL environment variables documentation).
-pub fn hca_selects(list: &str, name: &str) -> bool {
+/// Whether an `NCCL_IB_HCA` (or `NCCL_SOCKET_IFNAME`) list selects the device `name` on `port` (`None`: any),
+/// as NCCL 2.30's `matchIfList` (src/misc/utils.cc) and its callers read it: `mlx5_0,mlx5_1` (prefixes),
+/// `=mlx5_0` (exact names), `^...` (all but those), each entry optionally `:port`; an empty list selects every
+/// device, so `^` alone selects none.
+pub fn hca_selects(list: &str, name: &str, port: Option<u32>) -> bool {
     let list = list.trim();
-    let (exclude, list) = list.strip_prefix('^').map_or((false, list), |l| (true, l));
+    let (not, list) = list.strip_prefix('^').map_or((false, list), |l| (true, l));
     let (exact, list) = list.strip_prefix('=').map_or((false, list), |l| (true, l));
-    let listed = list
+    let entries: Vec<(&str, Option<u32>)> = list
         .split(',')
-        .map(|e| e.split(':').next().unwrap_or("").trim())
+        .map(str::trim)
         .filter(|e| !e.is_empty())
-        .any(|e| if exact { e == name } else { name.starts_with(e) });
-    listed != exclude
+        .map(|e| match e.split_once(':') {
+            Some((prefix, p)) => (prefix, p.trim().parse().ok()),
+            None => (e, None),
+        })
+        .collect();
+    let matched = entries.is_empty()
+        || entries.iter().any(|(prefix, p)| {
+            let named = if exact { name == *prefix } else { name.starts_with(prefix) };
+            named && (p.is_none() || port.is_none() || *p == port)
+        });
+    matched != not
 }
 
-/// Whether `NCCL_SOCKET_IFNAME` selects the interface `name` (the same syntax; prefixes unless `=`).
-fn ifname_selects(list: &str, name: &str) -> bool {
-    hca_selects(list, name)
+/// A number as C's strtoll reads it: leading blanks, a sign, then digits; no digits is 0.
+fn leading_integer(v: &str) -> i64 {
+    let t = v.trim_start();
+    let (sign, t) = match t.strip_prefix('-') {
+        Some(rest) => (-1, rest),
+        None => (1, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let digits: String = t.chars().take_while(char::is_ascii_digit).take(18).collect();
+    sign * digits.parse::<i64>().unwrap_or(0)
+}
+
+/// Whether a `UCX_TLS` list leaves UCX an RDMA transport: `all`, `ib`, or an `rc`/`dc`/`ud` family (`rc_x`,
+/// `dc_mlx5`, ...) named; with `^`, unless `ib` or all three families are excluded (UCX documentation, "UCX_TLS").
+fn ucx_uses_rdma(list: &str) -> bool {
+    let list = list.trim();
+    let (not, list) = list.strip_prefix('^').map_or((false, list), |l| (true, l));
+    let tokens: Vec<&str> = list.split(',').map(str::trim).filter(|t| !t.is_empty()).collect();
+    let family = |f: &str| tokens.iter().any(|t| *t == f || t.starts_with(&format!("{f}_")));
+    if not {
+        !(tokens.contains(&"ib") || (family("rc") && family("dc") && family("ud")))
+    } else {
+        tokens.iter().any(|t| matches!(*t, "all" | "ib")) || family("rc") || family("dc") || family("ud")
+    }
 }
 
 #[cfg(test)]
@@ -225,7 +284,11 @@ mod tests {
         assert_eq!(says("NCCL_NET=").status, CheckStatus::Fail);
         assert!(says("NCCL_NET=").saw.contains("x slower"), "{}", says("NCCL_NET=").saw);
         let hca = says("NCCL_IB_HCA=");
-        assert!(hca.saw.contains("keeps 6 of the 8") && hca.status == CheckStatus::Warn, "{}", hca.saw);
+        assert!(
+            hca.saw.contains("keeps 6 of the 8 active RDMA ports") && hca.status == CheckStatus::Warn,
+            "{}",
+            hca.saw
+        );
         assert!(says("NCCL_P2P_DISABLE=").saw.contains("x slower"));
         assert!(says("NCCL_NET_GDR_LEVEL=").saw.contains("x slower"));
         assert_eq!(says("UCX_TLS=").status, CheckStatus::Warn);
@@ -235,13 +298,36 @@ mod tests {
 
     #[test]
     fn nccl_ib_hca_reads_as_nccl_does() {
-        assert!(hca_selects("mlx5", "mlx5_3"), "a prefix");
-        assert!(!hca_selects("=mlx5", "mlx5_3"), "= means exact names");
-        assert!(hca_selects("=mlx5_3:1", "mlx5_3"));
-        assert!(!hca_selects("^mlx5_3", "mlx5_3"));
-        assert!(hca_selects("^mlx5_3", "mlx5_0"));
-        assert!(hca_selects("mlx5_0:1,mlx5_1:1", "mlx5_1"));
-        assert!(!hca_selects("mlx5_0:1,mlx5_1:1", "mlx5_2"));
-        assert!(!hca_selects("^=mlx5_0", "mlx5_0"));
+        assert!(hca_selects("mlx5", "mlx5_3", Some(1)), "a prefix");
+        assert!(!hca_selects("=mlx5", "mlx5_3", Some(1)), "= means exact names");
+        assert!(hca_selects("=mlx5_3:1", "mlx5_3", Some(1)));
+        assert!(!hca_selects("=mlx5_3:1", "mlx5_3", Some(2)), "another port of the same adapter");
+        assert!(!hca_selects("^mlx5_3", "mlx5_3", Some(1)));
+        assert!(hca_selects("^mlx5_3", "mlx5_0", Some(1)));
+        assert!(hca_selects("mlx5_0:1,mlx5_1:1", "mlx5_1", Some(1)));
+        assert!(!hca_selects("mlx5_0:1,mlx5_1:1", "mlx5_2", Some(1)));
+        assert!(!hca_selects("^=mlx5_0", "mlx5_0", None));
+        assert!(hca_selects("", "mlx5_0", Some(1)), "an empty list selects every device");
+        assert!(!hca_selects("^", "mlx5_0", Some(1)), "so ^ alone selects none");
+        assert!(hca_selects("eth", "eth0", None) && !hca_selects("eth", "ens1f0", None));
+    }
+
+    #[test]
+    fn switches_read_as_strtoll_and_ucx_lists_by_transport() {
+        for (v, n) in [("1", 1), (" 1abc", 1), ("true", 0), ("yes", 0), ("", 0), ("-2", -2), ("0", 0)] {
+            assert_eq!(leading_integer(v), n, "{v:?}");
+        }
+        for (tls, rdma) in [
+            ("tcp,self", false),
+            ("rc_x,sm", true),
+            ("dc_mlx5", true),
+            ("^tcp", true),
+            ("^rc,dc,ud", false),
+            ("^ib", false),
+            ("^rc", true),
+            ("all", true),
+        ] {
+            assert_eq!(ucx_uses_rdma(tls), rdma, "{tls}");
+        }
     }
 }

@@ -28,6 +28,10 @@ pub struct Environment {
     /// The `NCCL_*`, `UCX_*` and `FI_*` variables of the probe's environment (addresses read `redacted` unless
     /// identifiers are included).
     pub fabric_env: Option<BTreeMap<String, String>>,
+    /// The effective user id the probe ran with (`/proc/self/status`); root is not bound by the locked-memory
+    /// limit, a job run as another user is.
+    #[serde(default)]
+    pub euid: Option<u32>,
     /// The IOMMU's mode: `off`, `passthrough` or `translated`.
     pub iommu: Option<String>,
     /// What the IOMMU's mode was read from.
@@ -104,13 +108,19 @@ pub fn checks(r: &Report) -> Vec<ReadinessCheck> {
     let mut out = Vec::new();
     let rdma = r.rdma_adapters.iter().any(|a| a.ports.iter().any(|p| p.active));
     devices(r, rdma, &mut out);
-    out.push(memlock(r.environment.memlock.as_deref(), rdma));
+    out.push(memlock(r.environment.memlock.as_deref(), rdma, r.environment.euid == Some(0)));
     fabric_env(r, rdma, &mut out);
     out.push(gdr(r, rdma));
     out.push(iommu(r));
     let gpus: Vec<(String, &PcieLink)> = r.gpus.iter().map(|g| (format!("GPU{}", g.index), &g.pcie)).collect();
     out.push(pcie("pcie-gpu", "GPU", &gpus, true));
-    let nics: Vec<(String, &PcieLink)> = r.rdma_adapters.iter().map(|a| (a.name.clone(), &a.pcie)).collect();
+    // Adapters with an active port: a spare one's link does not matter to a job.
+    let nics: Vec<(String, &PcieLink)> = r
+        .rdma_adapters
+        .iter()
+        .filter(|a| a.ports.iter().any(|p| p.active))
+        .map(|a| (a.name.clone(), &a.pcie))
+        .collect();
     out.push(pcie("pcie-nic", "RDMA adapter", &nics, false));
     out
 }
@@ -193,7 +203,9 @@ const MEMLOCK_FAIL_BELOW: u64 = 64 << 20;
 
 /// The locked-memory limit. RDMA needs it unlimited (Red Hat Enterprise Linux 7 Networking Guide, §13.5.3
 /// "Relaxing memlock restrictions for users": `* soft memlock unlimited`, `* hard memlock unlimited`).
-fn memlock(limit: Option<&str>, rdma: bool) -> ReadinessCheck {
+/// A probe run as root is not bound by the limit (CAP_IPC_LOCK), but a job run as another user is: a failure reads
+/// as a warning then.
+fn memlock(limit: Option<&str>, rdma: bool, root: bool) -> ReadinessCheck {
     let fix = "ulimit -l unlimited before the launcher (or `* soft memlock unlimited` and `* hard memlock \
                unlimited` in /etc/security/limits.d/, docker run --ulimit memlock=-1, LimitMEMLOCK=infinity for \
                a systemd service)";
@@ -209,10 +221,18 @@ fn memlock(limit: Option<&str>, rdma: bool) -> ReadinessCheck {
                     (true, true) => CheckStatus::Fail,
                     (true, false) => CheckStatus::Warn,
                 };
-                let saw = match status {
+                let mut saw = match status {
                     CheckStatus::Pass => format!("{saw} (no active RDMA port registers memory here)"),
                     CheckStatus::Fail => format!("{saw}: NCCL cannot register its buffers over RDMA"),
                     _ => format!("{saw}: large jobs can fail to register their buffers"),
+                };
+                let status = if root && status == CheckStatus::Fail {
+                    saw.push_str(
+                        " (the probe ran as root, which the limit does not bind; a job run as another user is)",
+                    );
+                    CheckStatus::Warn
+                } else {
+                    status
                 };
                 check("memlock", status, saw, (status != CheckStatus::Pass).then_some(fix))
             }
@@ -294,7 +314,8 @@ fn pcie(id: &str, what: &str, devices: &[(String, &PcieLink)], idle_downclocks: 
             CheckStatus::Fail,
             format!("PCIe link trained narrower than it can: {}", narrow.join(", ")),
             Some(
-                "reseat the card or its riser, or ask the provider for another node (lspci -vv: LnkSta against LnkCap)",
+                "reseat the card or its riser, or ask the provider for another node (lspci -vv: LnkSta against LnkCap; \
+                 a card in a narrower slot shows the slot's width in the bridge's LnkCap)",
             ),
         );
     }
@@ -306,7 +327,12 @@ fn pcie(id: &str, what: &str, devices: &[(String, &PcieLink)], idle_downclocks: 
                  or replace a GPU that stays slow",
             )
         } else {
-            (CheckStatus::Fail, "reseat the adapter or ask the provider for another node (lspci -vv: LnkSta)")
+            // The card's own maximum: in a slot of an older generation it trains lower with nothing wrong.
+            (
+                CheckStatus::Warn,
+                "compare with the slot (lspci -vv: the bridge's LnkCap above the adapter): a slot of an older \
+                 generation explains it; otherwise reseat the adapter or ask for another node",
+            )
         };
         // Eight GPUs idling alike read as one.
         let listed = if slow.len() == n && slow.iter().all(|(_, t)| *t == slow[0].1) {
@@ -388,13 +414,15 @@ mod tests {
 
     #[test]
     fn the_locked_memory_limit_fails_below_what_registration_needs() {
-        assert_eq!(memlock(Some("unlimited"), true).status, CheckStatus::Pass);
-        assert_eq!(memlock(Some("65536"), true).status, CheckStatus::Fail);
-        assert_eq!(memlock(Some("8388608"), true).status, CheckStatus::Fail);
-        assert_eq!(memlock(Some("17179869184"), true).status, CheckStatus::Warn);
-        assert_eq!(memlock(Some("65536"), false).status, CheckStatus::Pass, "nothing to register without RDMA");
-        assert_eq!(memlock(Some("lots"), true).status, CheckStatus::Unknown);
-        assert_eq!(memlock(None, true).status, CheckStatus::Unknown);
+        assert_eq!(memlock(Some("unlimited"), true, false).status, CheckStatus::Pass);
+        assert_eq!(memlock(Some("65536"), true, false).status, CheckStatus::Fail);
+        assert_eq!(memlock(Some("8388608"), true, false).status, CheckStatus::Fail);
+        assert_eq!(memlock(Some("17179869184"), true, false).status, CheckStatus::Warn);
+        assert_eq!(memlock(Some("65536"), false, false).status, CheckStatus::Pass, "nothing to register without RDMA");
+        assert_eq!(memlock(Some("lots"), true, false).status, CheckStatus::Unknown);
+        assert_eq!(memlock(None, true, false).status, CheckStatus::Unknown);
+        let root = memlock(Some("65536"), true, true);
+        assert!(root.status == CheckStatus::Warn && root.saw.contains("ran as root"), "{root:?}");
     }
 
     #[test]
