@@ -38,6 +38,38 @@ pub struct Offer {
     pub source: &'static str,
 }
 
+/// GCP's A4X: a GB200 NVL72 tray of 4 GPUs. Named so the page's presets take its figures and source from here.
+pub const GCP_A4X_HIGHGPU_4G: Offer = Offer {
+    id: "gcp-a4x-highgpu-4g",
+    name: "GCP a4x-highgpu-4g (A4X)",
+    vendor: "GCP",
+    gpu: "gb200",
+    gpus_per_node: 4,
+    nvlink_domain_gpus: 72,
+    adapters: 4,
+    link_gbps: 400.0,
+    fabric: Fabric::Roce,
+    gdr: true,
+    url: "https://cloud.google.com/compute/docs/accelerator-optimized-machines",
+    source: "GCP accelerator-optimized machines: A4X, GB200 NVL72, RoCE on ConnectX-7 with four-way rail alignment, 'up to 1,600 Gbps', so 4 x 400 derived",
+};
+
+/// Azure's ND GB300 v6: a GB300 NVL72 tray of 4 GPUs. Named so the page's presets take its figures and source from here.
+pub const AZURE_ND128ISR_GB300_V6: Offer = Offer {
+    id: "azure-nd128isr-gb300-v6",
+    name: "Azure Standard_ND128isr_GB300_v6",
+    vendor: "Azure",
+    gpu: "gb300",
+    gpus_per_node: 4,
+    nvlink_domain_gpus: 72,
+    adapters: 4,
+    link_gbps: 800.0,
+    fabric: Fabric::Infiniband,
+    gdr: true,
+    url: "https://learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/nd-gb300-v6-series",
+    source: "Azure ND GB300 v6: 4 B300 GPUs per VM, 'Each GPU also has 800 Gb/s InfiniBand connectivity', 18 VMs per rack; GPUDirect RDMA assumed",
+};
+
 /// The catalog.
 pub const OFFERS: [Offer; 52] = [
     Offer {
@@ -530,20 +562,7 @@ pub const OFFERS: [Offer; 52] = [
         url: "https://aws.amazon.com/ec2/instance-types/g7e/",
         source: "AWS G7e page: 8 RTX PRO 6000 Blackwell Server Edition, 'up to 1600 Gbps of networking bandwidth with EFA'; 4 EFA devices (aws/sagemaker-hyperpod-cli), so 4 x 400 derived; EFA v4, modelled as efa-v3",
     },
-    Offer {
-        id: "gcp-a4x-highgpu-4g",
-        name: "GCP a4x-highgpu-4g (A4X)",
-        vendor: "GCP",
-        gpu: "gb200",
-        gpus_per_node: 4,
-        nvlink_domain_gpus: 72,
-        adapters: 4,
-        link_gbps: 400.0,
-        fabric: Fabric::Roce,
-        gdr: true,
-        url: "https://cloud.google.com/compute/docs/accelerator-optimized-machines",
-        source: "GCP accelerator-optimized machines: A4X, GB200 NVL72, RoCE on ConnectX-7 with four-way rail alignment, 'up to 1,600 Gbps', so 4 x 400 derived",
-    },
+    GCP_A4X_HIGHGPU_4G,
     Offer {
         id: "gcp-a4x-maxgpu-4g-metal",
         name: "GCP a4x-maxgpu-4g-metal (A4X Max)",
@@ -586,20 +605,7 @@ pub const OFFERS: [Offer; 52] = [
         url: "https://learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/nd-gb200-v6-series",
         source: "Azure ND GB200 v6: 4 Blackwell GPUs per VM, '4x 400 Gb/s NVIDIA Quantum-2 CX7 InfiniBand connections per VM', 18 VMs per NVL72 rack; GPUDirect RDMA assumed",
     },
-    Offer {
-        id: "azure-nd128isr-gb300-v6",
-        name: "Azure Standard_ND128isr_GB300_v6",
-        vendor: "Azure",
-        gpu: "gb300",
-        gpus_per_node: 4,
-        nvlink_domain_gpus: 72,
-        adapters: 4,
-        link_gbps: 800.0,
-        fabric: Fabric::Infiniband,
-        gdr: true,
-        url: "https://learn.microsoft.com/azure/virtual-machines/sizes/gpu-accelerated/nd-gb300-v6-series",
-        source: "Azure ND GB300 v6: 4 B300 GPUs per VM, 'Each GPU also has 800 Gb/s InfiniBand connectivity', 18 VMs per rack; GPUDirect RDMA assumed",
-    },
+    AZURE_ND128ISR_GB300_V6,
     Offer {
         id: "azure-nc320ds-xl-rtxpro6000bse-v6",
         name: "Azure Standard_NC320ds_xl_RTXPRO6000BSE_v6",
