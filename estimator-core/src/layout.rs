@@ -177,29 +177,29 @@ pub fn resolve(
     let tp = degree(Field::Tp, input.tp, max)?;
     let pp = degree(Field::Pp, input.pp, max)?;
     let ep = degree(Field::Ep, input.ep, max)?;
-    if gpus % tp != 0 {
+    if !gpus.is_multiple_of(tp) {
         return Err(layout_err(Field::Tp, format!("{tp} must divide the job's {gpus} GPUs")));
     }
-    if (gpus / tp) % pp != 0 {
+    if !(gpus / tp).is_multiple_of(pp) {
         let both = u64::from(tp) * u64::from(pp);
         return Err(layout_err(Field::Pp, format!("tp x pp = {both} must divide the job's {gpus} GPUs")));
     }
     let dp = gpus / tp / pp;
     // Tensor-parallel groups line up with nodes: a part of one node, or whole nodes.
-    if (tp < gpn && gpn % tp != 0) || (tp > gpn && tp % gpn != 0) {
+    if (tp < gpn && !gpn.is_multiple_of(tp)) || (tp > gpn && tp % gpn != 0) {
         return Err(layout_err(
             Field::Tp,
             format!("{tp} must divide the {gpn} GPUs of a node or be a multiple of them"),
         ));
     }
     // Megatron-LM splits the key/value heads too (`num_query_groups` must divide by the TP size).
-    if shape.key != "generic" && shape.kv_heads % tp != 0 && tp <= shape.heads {
+    if shape.key != "generic" && !shape.kv_heads.is_multiple_of(tp) && tp <= shape.heads {
         return Err(layout_err(
             Field::Tp,
             format!("{tp} must divide {}'s {} key/value heads", shape.name, shape.kv_heads),
         ));
     }
-    if shape.key != "generic" && shape.heads % tp != 0 {
+    if shape.key != "generic" && !shape.heads.is_multiple_of(tp) {
         return Err(layout_err(
             Field::Tp,
             format!("{tp} must divide {}'s {} attention heads", shape.name, shape.heads),
@@ -222,7 +222,7 @@ pub fn resolve(
         if moe.experts % ep != 0 {
             return Err(layout_err(Field::Ep, format!("{ep} must divide {}'s {} experts", shape.name, moe.experts)));
         }
-        if dp % ep != 0 {
+        if !dp.is_multiple_of(ep) {
             return Err(layout_err(Field::Ep, format!("{ep} must divide the data-parallel degree {dp}")));
         }
     }
@@ -240,12 +240,12 @@ pub fn resolve(
                 Some(g) => degree(Field::ShardGroup, g, i64::from(dp))?,
                 None => default,
             };
-            if dp % g != 0 {
+            if !dp.is_multiple_of(g) {
                 return Err(layout_err(Field::ShardGroup, format!("{g} must divide the data-parallel degree {dp}")));
             }
             // Groups line up with nodes: a part of one node's data-parallel ranks, or whole nodes.
             let node = (gpn / tp).max(1);
-            if tp <= gpn && g % node != 0 && node % g != 0 {
+            if tp <= gpn && g % node != 0 && !node.is_multiple_of(g) {
                 return Err(layout_err(
                     Field::ShardGroup,
                     format!("{g} must divide a node's {node} data-parallel GPUs or be a multiple of them"),

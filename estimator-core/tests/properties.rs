@@ -34,8 +34,9 @@ fn scenario() -> impl Strategy<Value = ScenarioInput> {
             let dp = nodes * gpn / tp / pp;
             // Expert parallel over 2 ranks when the model has experts and the data-parallel ranks pair up.
             let ep = if moe && f.2 && dp % 2 == 0 { 2 } else { 1 };
-            let heads_split =
-                |s: &estimator_core::shape::ModelShape| s.heads % tp as u32 == 0 && s.kv_heads % tp as u32 == 0;
+            let heads_split = |s: &estimator_core::shape::ModelShape| {
+                s.heads.is_multiple_of(tp as u32) && s.kv_heads.is_multiple_of(tp as u32)
+            };
             let tp = if model.as_deref().and_then(estimator_core::shape::lookup).is_some_and(|s| !heads_split(s)) {
                 1
             } else {

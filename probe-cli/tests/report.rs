@@ -471,7 +471,7 @@ fn garbled_copies_of_a_real_tree_never_crash_the_probe() {
         files_under(&tree, &mut files);
         files.sort();
         for f in &files {
-            if rng.next() % 10 != 0 {
+            if !rng.next().is_multiple_of(10) {
                 continue;
             }
             match rng.next() % 5 {

@@ -194,11 +194,11 @@ fn fewer_nics(used: u32, present: u32, t: f64, status: &'static str) -> RunCause
 /// Marks the candidate `id` confirmed, with the evidence appended to its text. A cause with no candidate on this
 /// hardware (sockets on a TCP fabric, GPUDirect RDMA on a scenario without it) stays out: the model expects it.
 fn confirm(causes: &mut [RunCause], id: &str, because: &str) {
-    if let Some(c) = causes.iter_mut().find(|c| c.id == id) {
-        if c.status != CONFIRMED {
-            c.status = CONFIRMED;
-            c.text = format!("{} ({because})", c.text);
-        }
+    if let Some(c) = causes.iter_mut().find(|c| c.id == id)
+        && c.status != CONFIRMED
+    {
+        c.status = CONFIRMED;
+        c.text = format!("{} ({because})", c.text);
     }
 }
 

@@ -614,7 +614,7 @@ fn domain_nodes(
         ));
     }
     let used = per_domain.min(nodes);
-    if nodes > used && nodes % used != 0 {
+    if nodes > used && !nodes.is_multiple_of(used) {
         warnings.push(format!(
             "{nodes} nodes do not fill NVLink domains of {per_domain} nodes: modelled as {} whole domains (the last \
              one holds {} nodes)",

@@ -139,21 +139,21 @@ pub(super) fn fabric_env(r: &Report, rdma: bool, out: &mut Vec<ReadinessCheck>) 
                 "name an interface that is up (ip -br link), or unset NCCL_SOCKET_IFNAME",
                 None,
             );
-        } else if let (false, Some((best, top)), Some(speed)) = (rdma, fastest, named) {
-            if speed < top {
-                flag(
-                    "nccl-env",
-                    CheckStatus::Warn,
-                    format!(
-                        "NCCL_SOCKET_IFNAME={v} picks a {} Gb/s interface, without RDMA the data path, while {best} \
+        } else if let (false, Some((best, top)), Some(speed)) = (rdma, fastest, named)
+            && speed < top
+        {
+            flag(
+                "nccl-env",
+                CheckStatus::Warn,
+                format!(
+                    "NCCL_SOCKET_IFNAME={v} picks a {} Gb/s interface, without RDMA the data path, while {best} \
                          runs at {} Gb/s",
-                        human::num(speed as f64 / 1000.0, 3),
-                        human::num(top as f64 / 1000.0, 3)
-                    ),
-                    "name the fastest interface in NCCL_SOCKET_IFNAME",
-                    cost(r, |i| i.link_gbps = speed as f64 / 1000.0),
-                );
-            }
+                    human::num(speed as f64 / 1000.0, 3),
+                    human::num(top as f64 / 1000.0, 3)
+                ),
+                "name the fastest interface in NCCL_SOCKET_IFNAME",
+                cost(r, |i| i.link_gbps = speed as f64 / 1000.0),
+            );
         }
     }
     if let Some(v) = get("NCCL_P2P_DISABLE").filter(|v| on(v)) {
