@@ -10,6 +10,11 @@
 #                               PyPI in .tools/py (maturin --zig links both architectures against glibc 2.17),
 #                               qemu-user and Debian's arm64 glibc to test it
 #
+# What downloads runs beside what compiles: the Debian packages (one apt-get for all that are missing), npm's and
+# PyPI's start in the background (their output in .tools/logs/) while cargo fetches the crates and builds trunk and
+# wasm-bindgen-cli, and the script waits for them before it ends. The cargo tools are built for a short install
+# (no LTO, low opt-level, no TLS), see "How the two cargo tools are built" below.
+#
 # Versions are pinned: wasm-bindgen-cli must equal the wasm-bindgen the page links (web/Cargo.toml, "=0.2.130"),
 # or its bindgen step refuses the wasm; trunk 0.22 needs a newer rustc than 0.21.14; with Debian's binaryen 108
 # the build succeeds but the page is blank (`WebAssembly.Table.set(): Argument 1 is invalid` at start), so
@@ -34,117 +39,194 @@ as_root() {
     fi
 }
 
-apt_install() {
-    say "apt-get install $*"
-    as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
+logs=.tools/logs
+mkdir -p "$logs"
+
+# The parts asked for.
+want_web=false want_browser=false want_probe=false
+for part in "$@"; do
+    case "$part" in
+        web) want_web=true ;;
+        browser) want_browser=true ;;
+        probe) want_probe=true ;;
+        *) say "unknown part '$part' (web, browser, probe)"; exit 2 ;;
+    esac
+done
+
+if ! command -v cargo >/dev/null 2>&1; then
+    say "cargo not found; install Rust with rustup first (https://rustup.rs)"
+    exit 1
+fi
+
+installed_deb() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+
+# --- What is missing, decided before anything starts ----------------------------------------------------------
+
+debs=()
+reinstall_browser=false
+need_deb() { installed_deb "$1" || debs+=("$1"); }
+# probe-cli loads libibverbs and NVML at run time and builds without their headers; a unit test compiles a C
+# program against rdma-core's verbs.h to check the ABI types it writes out (probe-cli/src/report/verbs_abi.rs).
+need_deb libibverbs-dev
+
+npm_packages=()
+if $want_web; then
+    .tools/node_modules/.bin/wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION" ||
+        npm_packages+=("binaryen@$BINARYEN_VERSION.0.0")
+    # terser: Trunk's post_build hook (scripts/minify-js.cjs) minifies the page's JavaScript with it.
+    grep -qs "\"version\": \"$TERSER_VERSION\"" .tools/node_modules/terser/package.json ||
+        npm_packages+=("terser@$TERSER_VERSION")
+fi
+if $want_browser; then
+    if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+        debs+=(chromium chromium-driver)
+    else
+        # ChromeDriver drives only its own major version of Chromium.
+        c=$(chromium --version 2>/dev/null | grep -oE '[0-9]+' | head -1)
+        d=$(chromedriver --version 2>/dev/null | grep -oE '[0-9]+' | head -1)
+        if [ "$c" != "$d" ]; then
+            say "chromium $c and chromedriver $d differ; reinstalling both"
+            reinstall_browser=true
+        fi
+    fi
+    # axe-core: the accessibility rules the end-to-end test runs on the page.
+    grep -qs "\"version\": \"$AXE_VERSION\"" .tools/node_modules/axe-core/package.json ||
+        npm_packages+=("axe-core@$AXE_VERSION")
+fi
+npm_waits_for_apt=false
+if [ "${#npm_packages[@]}" -gt 0 ] && ! command -v npm >/dev/null 2>&1; then
+    debs+=(nodejs npm)
+    npm_waits_for_apt=true
+fi
+
+pip_packages=()
+pip_waits_for_apt=false
+if $want_probe; then
+    # The tests: the aarch64 binary under qemu-user with Debian's arm64 glibc; objdump and readelf (binutils).
+    need_deb qemu-user
+    need_deb libc6-arm64-cross
+    need_deb binutils
+    # pip install NAME==VERSION into .tools/py unless it is there at that version.
+    for pin in "ziglang==$ZIGLANG_VERSION" "maturin==$MATURIN_VERSION"; do
+        shown=$(.tools/py/bin/python -m pip show "${pin%%==*}" 2>/dev/null || true)
+        grep -qx "Version: ${pin##*==}" <<<"$shown" || pip_packages+=("$pin")
+    done
+    if [ ! -x .tools/py/bin/pip ] || [ "${#pip_packages[@]}" -gt 0 ]; then
+        if ! command -v python3 >/dev/null 2>&1; then
+            debs+=(python3 python3-venv)
+            pip_waits_for_apt=true
+        elif ! python3 -c 'import ensurepip' 2>/dev/null; then
+            # Debian's python3 makes a venv without pip unless python3-venv is there.
+            debs+=(python3-venv)
+            pip_waits_for_apt=true
+        fi
+    fi
+fi
+
+# --- Downloads, in the background ----------------------------------------------------------------------------
+
+jobs_started=()
+# start NAME COMMAND...: runs COMMAND in the background, output in .tools/logs/NAME.log, status in NAME.status.
+start() {
+    local name=$1
+    shift
+    rm -f "$logs/$name.status"
+    ( set +e; "$@" >"$logs/$name.log" 2>&1; echo $? >"$logs/$name.status" ) &
+    jobs_started+=("$name")
 }
+# after NAME: waits until the background job NAME has ended; fails if it did.
+after() {
+    while [ ! -e "$logs/$1.status" ]; do sleep 1; done
+    [ "$(cat "$logs/$1.status")" = 0 ]
+}
+
+apt_job() {
+    as_root apt-get update -qq || return
+    if $reinstall_browser; then
+        DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --reinstall chromium chromium-driver || return
+    fi
+    if [ "${#debs[@]}" -gt 0 ]; then
+        DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${debs[@]}"
+    fi
+}
+npm_job() {
+    if $npm_waits_for_apt; then after apt || { echo "apt-get failed; see $logs/apt.log"; return 1; }; fi
+    npm install --prefix .tools --no-audit --no-fund --silent "${npm_packages[@]}"
+}
+pip_job() {
+    if $pip_waits_for_apt; then after apt || { echo "apt-get failed; see $logs/apt.log"; return 1; }; fi
+    # A venv without pip (python3-venv missing when it was made) is made again.
+    if [ ! -x .tools/py/bin/pip ]; then
+        rm -rf .tools/py
+        python3 -m venv .tools/py || return
+    fi
+    if [ "${#pip_packages[@]}" -gt 0 ]; then
+        .tools/py/bin/python -m pip install --quiet --disable-pip-version-check "${pip_packages[@]}"
+    fi
+}
+
+if [ "${#debs[@]}" -gt 0 ] || $reinstall_browser; then
+    say "apt-get install ${debs[*]} (background, $logs/apt.log)"
+    start apt apt_job
+fi
+if [ "${#npm_packages[@]}" -gt 0 ]; then
+    say "npm install ${npm_packages[*]} into .tools/ (background, $logs/npm.log)"
+    start npm npm_job
+fi
+if $want_probe && { [ ! -x .tools/py/bin/pip ] || [ "${#pip_packages[@]}" -gt 0 ]; }; then
+    say "pip install ${pip_packages[*]} into .tools/py (background, $logs/pip.log)"
+    start pip pip_job
+fi
+
+# --- Rust: components, targets, the cargo tools, the crates ----------------------------------------------------
 
 need_rustup_component() {
     rustup component list --installed 2>/dev/null | grep -q "^$1" || rustup component add "$1"
 }
+need_target() {
+    rustup target list --installed | grep -q "^$1\$" || rustup target add "$1"
+}
+need_rustup_component rustfmt
+need_rustup_component clippy
+need_target wasm32-unknown-unknown
+if $want_probe; then need_target aarch64-unknown-linux-gnu; fi
 
-# cargo install NAME at VERSION unless COMMAND --version already prints it.
+# The crates of the workspace and of fuzz/ (Trunk builds offline, TRUNK_OFFLINE in the Makefile; make check too).
+start fetch sh -c 'cargo fetch --quiet && cargo fetch --quiet --manifest-path fuzz/Cargo.toml'
+
+# How the two cargo tools are built (measured on 2 cores, README "Contributing"): release without LTO or debug
+# information and without their TLS and update-check features (the Makefile runs trunk offline, TRUNK_OFFLINE, on
+# 127.0.0.1, so it never downloads a tool nor serves https; wasm-bindgen-test-runner talks to chromedriver over
+# http); trunk at opt-level 0, since a page build takes as long with it (8.1-8.6 s either way: the time is
+# cargo's, wasm-bindgen's and wasm-opt's), wasm-bindgen-cli at opt-level 1, since at 0 it takes 2.5x as long on
+# the browser tests' debug modules. One build directory for both, removed once they are installed.
+tool_build=.tools/cargo-build
+# cargo install NAME at VERSION with OPT-LEVEL unless COMMAND --version already prints it.
 need_cargo_tool() {
-    local name=$1 version=$2 command=$3 locked=$4
+    local name=$1 version=$2 command=$3 opt=$4
+    shift 4
     if "$command" --version 2>/dev/null | grep -qF "$version"; then return; fi
-    say "cargo install $name $version (a few minutes on 2 cores)"
-    # shellcheck disable=SC2086
-    cargo install $locked "$name" --version "$version"
+    say "cargo install $name $version (opt-level $opt, no LTO, build directory $tool_build)"
+    env CARGO_PROFILE_RELEASE_OPT_LEVEL="$opt" CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+        CARGO_PROFILE_RELEASE_DEBUG=false CARGO_PROFILE_RELEASE_INCREMENTAL=false \
+        cargo install "$@" --no-default-features "$name" --version "$version" --target-dir "$tool_build"
 }
-
-base() {
-    if ! command -v cargo >/dev/null 2>&1; then
-        say "cargo not found; install Rust with rustup first (https://rustup.rs)"
-        exit 1
-    fi
-    need_rustup_component rustfmt
-    need_rustup_component clippy
-    rustup target list --installed | grep -q '^wasm32-unknown-unknown$' || rustup target add wasm32-unknown-unknown
-    # probe-cli loads libibverbs and NVML at run time and builds without their headers; a unit test compiles a C
-    # program against rdma-core's verbs.h to check the ABI types it writes out (probe-cli/src/report/verbs_abi.rs).
-    need_debs libibverbs-dev
-}
-
-need_debs() {
-    local missing=()
-    for p in "$@"; do
-        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-    done
-    if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
-}
-
-# pip install NAME==VERSION into .tools/py unless it is there at that version.
-need_pip() {
-    local name=$1 version=$2
-    local shown
-    shown=$(.tools/py/bin/python -m pip show "$name" 2>/dev/null || true)
-    if grep -qx "Version: $version" <<<"$shown"; then return; fi
-    say "pip install $name==$version into .tools/py"
-    .tools/py/bin/python -m pip install --quiet --disable-pip-version-check "$name==$version"
-}
-
-probe() {
-    rustup target list --installed | grep -q '^aarch64-unknown-linux-gnu$' || rustup target add aarch64-unknown-linux-gnu
-    command -v python3 >/dev/null 2>&1 || apt_install python3 python3-venv
-    # A venv without pip (python3-venv missing when it was made) is made again.
-    if [ ! -x .tools/py/bin/pip ]; then
-        say "python3 -m venv .tools/py"
-        rm -rf .tools/py
-        python3 -m venv .tools/py || { rm -rf .tools/py; apt_install python3-venv; python3 -m venv .tools/py; }
-    fi
-    need_pip ziglang "$ZIGLANG_VERSION"
-    need_pip maturin "$MATURIN_VERSION"
-    # The tests: the aarch64 binary under qemu-user with Debian's arm64 glibc; objdump and readelf (binutils).
-    need_debs qemu-user libc6-arm64-cross binutils
-}
-
-web() {
-    need_cargo_tool trunk "$TRUNK_VERSION" trunk --locked
+if $want_web; then
+    need_cargo_tool trunk "$TRUNK_VERSION" trunk 0 --locked
     # Not --locked: wasm-bindgen-cli 0.2.130's own lock file names a crate version that not every registry mirror
     # carries; without it cargo resolves versions that are there.
-    need_cargo_tool wasm-bindgen-cli "$WASM_BINDGEN_VERSION" wasm-bindgen ""
-    if ! .tools/node_modules/.bin/wasm-opt --version 2>/dev/null | grep -q "version $BINARYEN_VERSION"; then
-        command -v npm >/dev/null 2>&1 || apt_install nodejs npm
-        say "npm install binaryen@$BINARYEN_VERSION.0.0 into .tools/"
-        npm install --prefix .tools --no-audit --no-fund --silent "binaryen@$BINARYEN_VERSION.0.0"
-    fi
-    # terser: Trunk's post_build hook (scripts/minify-js.cjs) minifies the page's JavaScript with it.
-    if ! grep -qs "\"version\": \"$TERSER_VERSION\"" .tools/node_modules/terser/package.json; then
-        command -v npm >/dev/null 2>&1 || apt_install nodejs npm
-        say "npm install terser@$TERSER_VERSION into .tools/"
-        npm install --prefix .tools --no-audit --no-fund --silent "terser@$TERSER_VERSION"
-    fi
-    # Trunk builds offline (TRUNK_OFFLINE in the Makefile): fetch the crates first.
-    cargo fetch --quiet
-}
+    need_cargo_tool wasm-bindgen-cli "$WASM_BINDGEN_VERSION" wasm-bindgen 1
+    rm -rf "$tool_build"
+fi
 
-browser() {
-    if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
-        apt_install chromium chromium-driver
-    fi
-    # ChromeDriver drives only its own major version of Chromium.
-    local c d
-    c=$(chromium --version 2>/dev/null | grep -oE '[0-9]+' | head -1)
-    d=$(chromedriver --version 2>/dev/null | grep -oE '[0-9]+' | head -1)
-    if [ "$c" != "$d" ]; then
-        say "chromium $c and chromedriver $d differ; reinstalling both"
-        apt_install --reinstall chromium chromium-driver
-    fi
-    # axe-core: the accessibility rules the end-to-end test runs on the page.
-    if ! grep -qs "\"version\": \"$AXE_VERSION\"" .tools/node_modules/axe-core/package.json; then
-        command -v npm >/dev/null 2>&1 || apt_install nodejs npm
-        say "npm install axe-core@$AXE_VERSION into .tools/"
-        npm install --prefix .tools --no-audit --no-fund --silent "axe-core@$AXE_VERSION"
-    fi
-}
+# --- Wait for the downloads ---------------------------------------------------------------------------------
 
-base
-for part in "$@"; do
-    case "$part" in
-        web) web ;;
-        browser) browser ;;
-        probe) probe ;;
-        *) say "unknown part '$part' (web, browser, probe)"; exit 2 ;;
-    esac
+failed=0
+for name in "${jobs_started[@]}"; do
+    if ! after "$name"; then
+        say "$name failed (exit $(cat "$logs/$name.status")); its log, $logs/$name.log:"
+        tail -n 40 "$logs/$name.log" >&2
+        failed=1
+    fi
 done
+exit "$failed"
