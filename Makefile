@@ -1,6 +1,6 @@
 # The two commands of this project:
 #   make serve      the main job: installs what is missing, builds the page and serves it on http://127.0.0.1:8080
-#   make test       every check CI runs, the browser tests included
+#   make test       every check CI runs, the browser tests included, each step timed
 # Extra: make dist (build the page into dist/), make estimate (the reference question in the terminal),
 # make bench (criterion benchmarks of the model, and bench-report), make bench-report (probe-cli report on the
 # 8-GPU fixture, budget 50 ms), make bench-page (the page's load and recompute times in
@@ -11,22 +11,25 @@ CARGO ?= cargo
 ARGS ?=
 
 # wasm-opt from npm's binaryen (scripts/setup.sh web) and cargo-installed tools come first.
-export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+CARGO_HOME ?= $(HOME)/.cargo
+export PATH := $(CURDIR)/.tools/node_modules/.bin:$(CARGO_HOME)/bin:$(PATH)
 # Trunk: no update check, no downloads (a missing or wrong tool fails the build instead), crates fetched by setup.
 export TRUNK_SKIP_VERSION_CHECK := true
 export TRUNK_OFFLINE := true
 TRUNK := trunk --config trunk.toml
 
-.PHONY: serve dist estimate test setup setup-web setup-browser fmt-check clippy unit wasm doc web-test e2e \
-	page-size bench bench-report bench-import bench-page calibration fuzz fuzz-build bench-fleet setup-probe probe-dist \
-	probe-dist-test
+.PHONY: serve dist estimate test setup setup-web setup-browser setup-all fmt-check clippy unit doc web-test \
+	e2e page-size bench bench-report bench-import bench-page calibration fuzz fuzz-build fuzz-check bench-fleet \
+	setup-probe probe-dist probe-dist-test dist-only e2e-only page-size-only probe-dist-only probe-dist-test-only
 
 serve: setup-web
 	$(TRUNK) serve --release
 
 # Trunk replaces dist/ as a whole: the portable probe (dist/probe, make probe-dist) is kept aside and put back.
 # A failed build puts it back too; one kept from an interrupted run is restored, never deleted.
-dist: setup-web
+dist: setup-web dist-only
+
+dist-only:
 	@if [ -d dist/probe ] && [ ! -d .tools/probe-kept ]; then mkdir -p .tools && mv dist/probe .tools/probe-kept; fi
 	@status=0; $(TRUNK) build --release || status=$$?; \
 	if [ -d .tools/probe-kept ]; then rm -rf dist/probe; mkdir -p dist && mv .tools/probe-kept dist/probe; fi; \
@@ -38,7 +41,14 @@ estimate: setup
 	./target/release/probe-cli estimate step --params 7B --dtype bf16 --nodes 2 --gpus-per-node 8 --gpu h100-sxm \
 		--adapters 8 --link-gbps 25 --fabric roce --vs-link-gbps 400 --vs-fabric ib --ring-factor 2 $(ARGS)
 
-test: setup-browser fmt-check clippy unit wasm doc fuzz-build web-test e2e page-size probe-dist-test
+# make test: every step below in this order, each with a timing line and a table of them at the end
+# (scripts/timed-steps.sh). Everything is installed first, in one step, so that the downloads run beside the
+# cargo tools' build; the page and the portable probe are built once each and then tested (the *-only targets
+# are the same steps without their prerequisites).
+TEST_STEPS := setup-all fmt-check clippy unit doc fuzz-check web-test dist-only e2e-only page-size-only \
+	probe-dist-only probe-dist-test-only
+test:
+	@./scripts/timed-steps.sh $(TEST_STEPS)
 
 setup:
 	@./scripts/setup.sh
@@ -52,10 +62,17 @@ setup-browser:
 setup-probe:
 	@./scripts/setup.sh probe
 
-probe-dist: setup-probe
+setup-all:
+	@./scripts/setup.sh web browser probe
+
+probe-dist: setup-probe probe-dist-only
+
+probe-dist-only:
 	./scripts/probe-dist.sh
 
-probe-dist-test: probe-dist
+probe-dist-test: probe-dist probe-dist-test-only
+
+probe-dist-test-only:
 	./scripts/probe-dist-test.sh
 
 fmt-check:
@@ -70,9 +87,6 @@ clippy:
 unit:
 	$(CARGO) test --workspace --exclude web
 
-wasm:
-	$(CARGO) build -p estimator-core --target wasm32-unknown-unknown
-
 doc:
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc --workspace --exclude web --no-deps
 	RUSTDOCFLAGS="-D warnings" $(CARGO) doc -p web --target wasm32-unknown-unknown --no-deps
@@ -82,10 +96,16 @@ web-test:
 	$(CARGO) test -p web --target wasm32-unknown-unknown
 
 # The Trunk-built page end to end through chromedriver; screenshots land in target/page-screenshots/.
-e2e: dist
-	$(CARGO) test -p tests --test page -- --ignored --nocapture
+# The packages and features of `make unit`, so the test binary it built is the one that runs (with `-p tests`
+# alone, estimator-core would lose probe-cli's `schema` feature and everything above it would build again).
+e2e: dist e2e-only
 
-page-size: dist
+e2e-only:
+	$(CARGO) test --workspace --exclude web --test page -- --ignored --nocapture
+
+page-size: dist page-size-only
+
+page-size-only:
 	./scripts/page-size.sh dist
 
 bench:
@@ -94,7 +114,13 @@ bench:
 	$(CARGO) bench -p probe-cli --bench report
 	$(CARGO) bench -p probe-cli --bench fleet
 
-# The fuzz targets (fuzz/, a workspace of its own) must keep building; running them needs cargo-fuzz (`make fuzz`).
+# The fuzz targets (fuzz/, a workspace of its own) must keep compiling: `make test` type-checks them, without
+# libFuzzer's C++ (the `libfuzzer` feature), in the main target directory, where clippy has already checked their
+# crates (fuzz/Cargo.lock pins the same versions); `make fuzz-build` links them with libFuzzer; running them needs
+# cargo-fuzz (`make fuzz`).
+fuzz-check:
+	$(CARGO) check -q --manifest-path fuzz/Cargo.toml --bins --no-default-features --target-dir target
+
 fuzz-build:
 	$(CARGO) build -q --manifest-path fuzz/Cargo.toml --bins
 
