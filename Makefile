@@ -1,6 +1,8 @@
 # The two commands of this project:
 #   make serve      the main job: installs what is missing, builds the page and serves it on http://127.0.0.1:8080
 #   make test       every check CI runs, the browser tests included, each step timed
+# The loop for a change: make check (fmt, clippy and the tests of the crates the change touches; offline, no
+# browser, no root; CRATES="estimator-core probe-cli" to choose them).
 # Extra: make dist (build the page into dist/), make estimate (the reference question in the terminal),
 # make bench (criterion benchmarks of the model, and bench-report), make bench-report (probe-cli report on the
 # 8-GPU fixture, budget 50 ms), make bench-page (the page's load and recompute times in
@@ -18,7 +20,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export TRUNK_OFFLINE := true
 TRUNK := trunk --config trunk.toml
 
-.PHONY: serve dist estimate test setup setup-web setup-browser setup-all fmt-check clippy unit doc web-test \
+.PHONY: serve dist estimate test check setup setup-web setup-browser setup-all fmt-check clippy unit doc web-test \
 	e2e page-size bench bench-report bench-import bench-page calibration fuzz fuzz-build fuzz-check bench-fleet \
 	setup-probe probe-dist probe-dist-test dist-only e2e-only page-size-only probe-dist-only probe-dist-test-only
 
@@ -49,6 +51,10 @@ TEST_STEPS := setup-all fmt-check clippy unit doc fuzz-check web-test dist-only 
 	probe-dist-only probe-dist-test-only
 test:
 	@./scripts/timed-steps.sh $(TEST_STEPS)
+
+# The loop for a change (scripts/check.sh): about a minute after a one-line change in one crate.
+check:
+	@./scripts/check.sh
 
 setup:
 	@./scripts/setup.sh
