@@ -12,12 +12,12 @@ secs=()
 table() {
     local total=0 i
     echo
-    printf 'timing: %-18s %6s\n' step seconds
+    printf "timing: %-22s %6s\n" step seconds
     for i in "${!names[@]}"; do
-        printf 'timing: %-18s %6d\n' "${names[$i]}" "${secs[$i]}"
+        printf 'timing: %-22s %6d\n' "${names[$i]}" "${secs[$i]}"
         total=$((total + secs[i]))
     done
-    printf 'timing: %-18s %6d (%dm %02ds)\n' total "$total" $((total / 60)) $((total % 60))
+    printf 'timing: %-22s %6d (%dm %02ds)\n' total "$total" $((total / 60)) $((total % 60))
 }
 for step in "$@"; do
     start=$(date +%s)
