@@ -264,3 +264,60 @@ fn readme_holds_the_current_steps_table() {
         "README's steps table is stale: run scripts/update-calibration-table.sh"
     );
 }
+
+/// Sources kept aside to check the model on data it was not built from (the project's list of them): no collected
+/// run may come from one. Each entry is a fragment of the source's address.
+const KEPT_ASIDE: &[&str] = &[
+    "NVIDIA/dgxc-benchmarking",
+    "yanring/Megatron-MoE-ModelZoo",
+    "microsoft/mscclpp",
+    "horovod/horovod/issues/476",
+    "NVIDIA/nccl/issues/1244",
+    "NVIDIA/nccl/issues/1411",
+    "NVIDIA/nccl/issues/1676",
+    "NVIDIA/nccl/issues/2409",
+    "NVIDIA/nccl-tests/issues/119",
+    "NVIDIA/nccl-tests/issues/232",
+    "NVIDIA/dgx-spark-playbooks",
+    "cloud.google.com",
+    "eth-cscs/cscs-docs",
+    "koordinator-sh/koordinator",
+    "NVIDIA/Megatron-LM",
+    "bigscience-workshop/bigscience",
+    "InternLM/InternLM",
+    "mlfoundations/open_lm",
+    "huggingface/accelerate",
+    "deepinsight/insightface",
+    "hiyouga/LlamaFactory",
+    "cybertronai/bflm",
+];
+
+/// The runs collected for the out-of-source validation (`tests/data/steps/collected/`, not scored yet): at least
+/// 15 from at least 5 sources, each a scenario the model takes without a warning, held out (nothing fitted), with
+/// a positive step at least as long as its compute, a quote, and a source that is not kept aside.
+#[test]
+fn collected_runs_are_held_out_scenarios() {
+    use std::collections::HashSet;
+    use tests::calibration::steps::load_runs;
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/steps/collected/runs.json");
+    let runs = load_runs(&path).expect("collected runs read");
+    assert!(runs.len() >= 15, "{} runs collected", runs.len());
+    // A source is a document: the repository and the file, whatever the commit.
+    let document = |url: &str| url.split('/').filter(|p| p.len() != 40).collect::<Vec<_>>().join("/");
+    let sources: HashSet<String> = runs.iter().map(|r| document(&r.source)).collect();
+    assert!(sources.len() >= 5, "{} sources: {sources:?}", sources.len());
+    let mut ids = HashSet::new();
+    for r in &runs {
+        assert!(ids.insert(r.id.as_str()), "{}: id used twice", r.id);
+        let s = estimator_core::Scenario::new(r.input.clone()).unwrap_or_else(|e| panic!("{}: {e}", r.id));
+        assert!(s.warnings().is_empty(), "{}: {:?}", r.id, s.warnings());
+        assert!(r.fitted.is_empty(), "{}: fitted {:?}", r.id, r.fitted);
+        assert!(r.baseline_step_s > 0.0 && r.measured_step_s >= r.baseline_step_s, "{}: step below compute", r.id);
+        assert!(r.source.starts_with("https://"), "{}: source {}", r.id, r.source);
+        for kept in KEPT_ASIDE {
+            assert!(!r.source.contains(kept), "{}: {} is kept aside", r.id, r.source);
+        }
+        // DLPerf's Megatron tables are kept aside; its other tables are not.
+        assert!(!(r.source.contains("DLPerf") && r.source.contains("Megatron")), "{}: DLPerf Megatron", r.id);
+    }
+}
