@@ -35,7 +35,7 @@ say() { echo "setup: $*" >&2; }
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null 2>&1; then sudo "$@"; else
-        say "need root for: $* (run it yourself, then again)"; exit 1
+        say "need root for: $* (run it yourself, then again)"; return 1
     fi
 }
 
@@ -126,27 +126,56 @@ fi
 # --- Downloads, in the background ----------------------------------------------------------------------------
 
 jobs_started=()
-# start NAME COMMAND...: runs COMMAND in the background, output in .tools/logs/NAME.log, status in NAME.status.
+declare -A job_pid=()
+# start NAME COMMAND...: runs COMMAND in the background, output in .tools/logs/NAME.log; its exit status lands in
+# NAME.status however the job ends (an EXIT trap, written whole by a rename).
 start() {
     local name=$1
     shift
     rm -f "$logs/$name.status"
-    ( set +e; "$@" >"$logs/$name.log" 2>&1; echo $? >"$logs/$name.status" ) &
+    (
+        trap 'echo $? >"$logs/$name.status.tmp"; mv "$logs/$name.status.tmp" "$logs/$name.status"' EXIT
+        set +e
+        "$@" >"$logs/$name.log" 2>&1
+    ) &
+    job_pid[$name]=$!
     jobs_started+=("$name")
 }
-# after NAME: waits until the background job NAME has ended; fails if it did.
+# after NAME: waits until the background job NAME has ended; fails if it did, or if it died without a status.
 after() {
-    while [ ! -e "$logs/$1.status" ]; do sleep 1; done
-    [ "$(cat "$logs/$1.status")" = 0 ]
+    local f="$logs/$1.status"
+    while [ ! -e "$f" ]; do
+        if ! kill -0 "${job_pid[$1]}" 2>/dev/null; then
+            sleep 1
+            [ -e "$f" ] || { echo 1 >"$f"; echo "the job ended without a status" >>"$logs/$1.log"; }
+            break
+        fi
+        sleep 1
+    done
+    [ "$(cat "$f")" = 0 ]
 }
+# On a failure or an interrupt before the end, the jobs still running are stopped with their children (apt-get,
+# npm, pip), so that a second run does not meet them.
+stop_jobs() {
+    local name pid
+    for name in "${jobs_started[@]}"; do
+        pid=${job_pid[$name]}
+        if kill -0 "$pid" 2>/dev/null; then
+            pkill -TERM -P "$pid" 2>/dev/null || true
+            kill "$pid" 2>/dev/null || true
+        fi
+    done
+}
+trap stop_jobs EXIT
+trap 'exit 130' INT TERM
 
 apt_job() {
     as_root apt-get update -qq || return
     if $reinstall_browser; then
-        DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --reinstall chromium chromium-driver || return
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --reinstall chromium chromium-driver || return
     fi
     if [ "${#debs[@]}" -gt 0 ]; then
-        DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${debs[@]}"
+        as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${debs[@]}"
     fi
 }
 npm_job() {
@@ -166,6 +195,8 @@ pip_job() {
 }
 
 if [ "${#debs[@]}" -gt 0 ] || $reinstall_browser; then
+    # sudo asks for its password here, in the foreground, not in the middle of cargo's output.
+    if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then sudo -v; fi
     say "apt-get install ${debs[*]} (background, $logs/apt.log)"
     start apt apt_job
 fi
