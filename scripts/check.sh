@@ -4,10 +4,11 @@
 # `make test` is what CI runs: it also tests the crates that depend on the changed one, the page in Chromium, the
 # built page and the portable probe.
 #
-# The change: every file that differs from main (committed on this branch, staged, unstaged or new). A file
-# under estimator-core/, probe-cli/, tests/ or web/ touches that crate; under fuzz/, the fuzz targets; Cargo.toml
-# or Cargo.lock, every crate. CRATES="estimator-core probe-cli" (crate names, `fuzz` for the fuzz targets)
-# chooses instead; CHECK_BASE=REF compares with REF instead of main.
+# The change: every file that differs from main (committed on this branch, staged, unstaged or new; origin/main
+# when there is no local main). A file under estimator-core/, probe-cli/, tests/ or web/ touches that crate
+# (tests/data and tests/fixtures every native crate, whose tests read them); under fuzz/, the fuzz targets;
+# Cargo.toml or Cargo.lock, every crate. CRATES="estimator-core probe-cli" (crate names, `fuzz` for the fuzz
+# targets) chooses instead; CHECK_BASE=REF compares with REF instead of main.
 #
 # The web crate builds for wasm32 only: it gets clippy for that target and no tests here (they need Chromium).
 set -euo pipefail
@@ -17,18 +18,30 @@ native=(estimator-core probe-cli tests)
 crates=${CRATES:-}
 if [ -z "$crates" ]; then
     base=${CHECK_BASE:-main}
-    from=$(git merge-base HEAD "$base" 2>/dev/null || git rev-parse HEAD)
-    changed=$({ git diff --name-only "$from"; git ls-files --others --exclude-standard; } | sort -u)
-    for f in $changed; do
+    if ! from=$(git merge-base HEAD "$base" 2>/dev/null); then
+        if [ -z "${CHECK_BASE:-}" ] && from=$(git merge-base HEAD origin/main 2>/dev/null); then
+            base=origin/main
+        else
+            echo "check: no common ancestor of HEAD and '$base' (CHECK_BASE=REF to compare with another, or CRATES=\"...\")" >&2
+            exit 2
+        fi
+    fi
+    # NUL-separated and unquoted, so that names with spaces or non-ASCII characters map like any other.
+    while IFS= read -r -d '' f; do
         case "$f" in
             estimator-core/*) crates+=" estimator-core" ;;
             probe-cli/*) crates+=" probe-cli" ;;
+            # The public tool outputs and the captured node trees are read by every native crate's tests.
+            tests/data/* | tests/fixtures/*) crates+=" ${native[*]}" ;;
             tests/*) crates+=" tests" ;;
             web/* | static/*) crates+=" web" ;;
             fuzz/*) crates+=" fuzz" ;;
             Cargo.toml | Cargo.lock | .cargo/*) crates+=" ${native[*]} web fuzz" ;;
         esac
-    done
+    done < <(
+        git -c core.quotePath=false diff -z --name-only "$from"
+        git -c core.quotePath=false ls-files -z --others --exclude-standard
+    )
 fi
 # Each crate once, in a fixed order.
 chosen=()
@@ -60,7 +73,9 @@ fi
 for c in "${chosen[@]}"; do
     case "$c" in
         web) step cargo clippy --offline --locked -p web --target wasm32-unknown-unknown --all-targets -- -D warnings ;;
-        fuzz) step cargo check --offline --locked --manifest-path fuzz/Cargo.toml --bins ;;
+        # As make test's fuzz-check: type-checked without libFuzzer's C++, in the main target directory.
+        fuzz) step cargo check --offline --locked --manifest-path fuzz/Cargo.toml --bins --no-default-features \
+            --target-dir target ;;
     esac
 done
 echo "check: passed (${chosen[*]})" >&2
