@@ -29,7 +29,9 @@ serve: setup-web
 
 # Trunk replaces dist/ as a whole: the portable probe (dist/probe, make probe-dist) is kept aside and put back.
 # A failed build puts it back too; one kept from an interrupted run is restored, never deleted.
-dist: setup-web dist-only
+# The public targets run their *-only step after their prerequisites, also under make -j.
+dist: setup-web
+	@$(MAKE) --no-print-directory dist-only
 
 dist-only:
 	@if [ -d dist/probe ] && [ ! -d .tools/probe-kept ]; then mkdir -p .tools && mv dist/probe .tools/probe-kept; fi
@@ -50,9 +52,9 @@ estimate: setup
 TEST_STEPS := setup-all fmt-check clippy unit doc fuzz-check web-test dist-only e2e-only page-size-only \
 	probe-dist-only probe-dist-test-only
 test:
-	@./scripts/timed-steps.sh $(TEST_STEPS)
+	+@MAKE='$(MAKE)' ./scripts/timed-steps.sh $(TEST_STEPS)
 
-# The loop for a change (scripts/check.sh): about a minute after a one-line change in one crate.
+# The loop for a change (scripts/check.sh): seconds after a one-line change in one crate.
 check:
 	@./scripts/check.sh
 
@@ -71,12 +73,14 @@ setup-probe:
 setup-all:
 	@./scripts/setup.sh web browser probe
 
-probe-dist: setup-probe probe-dist-only
+probe-dist: setup-probe
+	@$(MAKE) --no-print-directory probe-dist-only
 
 probe-dist-only:
 	./scripts/probe-dist.sh
 
-probe-dist-test: probe-dist probe-dist-test-only
+probe-dist-test: probe-dist
+	@$(MAKE) --no-print-directory probe-dist-test-only
 
 probe-dist-test-only:
 	./scripts/probe-dist-test.sh
@@ -104,12 +108,14 @@ web-test:
 # The Trunk-built page end to end through chromedriver; screenshots land in target/page-screenshots/.
 # The packages and features of `make unit`, so the test binary it built is the one that runs (with `-p tests`
 # alone, estimator-core would lose probe-cli's `schema` feature and everything above it would build again).
-e2e: dist e2e-only
+e2e: dist
+	@$(MAKE) --no-print-directory e2e-only
 
 e2e-only:
 	$(CARGO) test --workspace --exclude web --test page -- --ignored --nocapture
 
-page-size: dist page-size-only
+page-size: dist
+	@$(MAKE) --no-print-directory page-size-only
 
 page-size-only:
 	./scripts/page-size.sh dist
