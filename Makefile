@@ -20,7 +20,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 export TRUNK_OFFLINE := true
 TRUNK := trunk --config trunk.toml
 
-.PHONY: serve dist estimate test check setup setup-web setup-browser setup-all fmt-check clippy unit doc web-test \
+.PHONY: serve dist estimate test check setup setup-web setup-browser setup-all fmt-check clippy clippy-web unit doc web-test \
 	e2e page-size bench bench-report bench-import bench-page calibration fuzz fuzz-build fuzz-check bench-fleet \
 	setup-probe probe-dist probe-dist-test dist-only e2e-only page-size-only probe-dist-only probe-dist-test-only
 
@@ -30,8 +30,10 @@ serve: setup-web
 # Trunk replaces dist/ as a whole: the portable probe (dist/probe, make probe-dist) is kept aside and put back.
 # A failed build puts it back too; one kept from an interrupted run is restored, never deleted.
 # The public targets run their *-only step after their prerequisites, also under make -j.
+then-only = @$(MAKE) --no-print-directory $@-only
+
 dist: setup-web
-	@$(MAKE) --no-print-directory dist-only
+	$(then-only)
 
 dist-only:
 	@if [ -d dist/probe ] && [ ! -d .tools/probe-kept ]; then mkdir -p .tools && mv dist/probe .tools/probe-kept; fi
@@ -74,13 +76,13 @@ setup-all:
 	@./scripts/setup.sh web browser probe
 
 probe-dist: setup-probe
-	@$(MAKE) --no-print-directory probe-dist-only
+	$(then-only)
 
 probe-dist-only:
 	./scripts/probe-dist.sh
 
 probe-dist-test: probe-dist
-	@$(MAKE) --no-print-directory probe-dist-test-only
+	$(then-only)
 
 probe-dist-test-only:
 	./scripts/probe-dist-test.sh
@@ -90,8 +92,10 @@ fmt-check:
 	$(CARGO) fmt --manifest-path fuzz/Cargo.toml -- --check
 
 # The page builds for wasm32 only, so it is linted (and tested) for that target.
-clippy:
+clippy: clippy-web
 	$(CARGO) clippy --workspace --exclude web --all-targets -- -D warnings
+
+clippy-web:
 	$(CARGO) clippy -p web --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 unit:
@@ -109,13 +113,13 @@ web-test:
 # The packages and features of `make unit`, so the test binary it built is the one that runs (with `-p tests`
 # alone, estimator-core would lose probe-cli's `schema` feature and everything above it would build again).
 e2e: dist
-	@$(MAKE) --no-print-directory e2e-only
+	$(then-only)
 
 e2e-only:
 	$(CARGO) test --workspace --exclude web --test page -- --ignored --nocapture
 
 page-size: dist
-	@$(MAKE) --no-print-directory page-size-only
+	$(then-only)
 
 page-size-only:
 	./scripts/page-size.sh dist

@@ -54,8 +54,10 @@ done
 
 step() { echo "check: $*" >&2; "$@"; }
 
-step cargo fmt --all -- --check
-step cargo fmt --manifest-path fuzz/Cargo.toml -- --check
+# No network: cargo reads the crates setup fetched (CARGO_NET_OFFLINE holds for the make targets too).
+export CARGO_NET_OFFLINE=true
+# Formatting, the web crate and the fuzz targets are checked by make test's own targets.
+step make --no-print-directory fmt-check
 if [ "${#chosen[@]}" -eq 0 ]; then
     echo "check: no crate changed against ${CHECK_BASE:-main} (CRATES=\"...\" to choose); formatting checked" >&2
     exit 0
@@ -72,10 +74,8 @@ if [ "${#packages[@]}" -gt 0 ]; then
 fi
 for c in "${chosen[@]}"; do
     case "$c" in
-        web) step cargo clippy --offline --locked -p web --target wasm32-unknown-unknown --all-targets -- -D warnings ;;
-        # As make test's fuzz-check: type-checked without libFuzzer's C++, in the main target directory.
-        fuzz) step cargo check --offline --locked --manifest-path fuzz/Cargo.toml --bins --no-default-features \
-            --target-dir target ;;
+        web) step make --no-print-directory clippy-web ;;
+        fuzz) step make --no-print-directory fuzz-check ;;
     esac
 done
 echo "check: passed (${chosen[*]})" >&2
