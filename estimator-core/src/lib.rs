@@ -37,6 +37,7 @@ pub mod schedule;
 pub mod shape;
 pub mod step;
 pub mod sweep;
+pub mod terms;
 pub mod traffic;
 pub mod units;
 

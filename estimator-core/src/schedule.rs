@@ -46,6 +46,9 @@ pub enum OverlapSource {
     Schedule,
     /// The user's `overlap`.
     Set,
+    /// Nothing hidden: the model without its schedule ([`crate::terms::Terms::schedule`] off), as the step
+    /// replay scores the runs the schedule was written beside.
+    None,
 }
 
 impl OverlapSource {
@@ -54,6 +57,7 @@ impl OverlapSource {
         match self {
             OverlapSource::Schedule => "schedule",
             OverlapSource::Set => "set",
+            OverlapSource::None => "none",
         }
     }
 }
@@ -100,6 +104,12 @@ pub fn schedule(s: &Scenario, rows: &mut [Traffic], compute: Seconds, forward_sh
             r.exposed_s = r.time_s.scale(ratio);
         }
         return Overlap { comm, exposed, bubble, source: OverlapSource::Set };
+    }
+    if !s.terms().schedule {
+        for r in rows.iter_mut() {
+            r.exposed_s = r.time_s;
+        }
+        return Overlap { comm, exposed: comm, bubble, source: OverlapSource::None };
     }
 
     let micro = compute.as_secs() / m;

@@ -382,6 +382,27 @@ mod tests {
     }
 
     #[test]
+    fn without_the_schedule_nothing_is_hidden_and_derived_scenarios_keep_the_terms() {
+        use crate::terms::Terms;
+        let s = Scenario::new(ScenarioInput { compute: ComputeInput::Given { ms: 500.0 }, ..ScenarioInput::default() })
+            .expect("valid");
+        let shipped = estimate_step(&s);
+        let off = s.clone().with_terms(Terms::NONE);
+        let e = estimate_step(&off);
+        assert_eq!(e.overlap_source, OverlapSource::None);
+        assert_eq!(e.hidden_comm_s, Seconds::ZERO);
+        assert!(close(e.step_s.as_secs(), e.compute_s.as_secs() + e.comm_s.as_secs()));
+        assert!(shipped.hidden_comm_s > Seconds::ZERO, "the schedule hides some of it");
+        assert!(e.step_s >= shipped.step_s);
+        assert_eq!(off.with(|i| i.nodes = 4).expect("valid").terms(), Terms::NONE);
+        // A user's overlap is the user's, whatever the terms.
+        let set = s.with(|i| i.overlap = Some(0.5)).expect("valid");
+        let a = estimate_step(&set);
+        let b = estimate_step(&set.clone().with_terms(Terms::NONE));
+        assert_eq!((a.step_s, a.overlap_source), (b.step_s, OverlapSource::Set));
+    }
+
+    #[test]
     fn compute_from_tokens_uses_six_flops_per_param_per_token() {
         let e = estimate(|i| i.compute = ComputeInput::Tokens { tokens_per_step: 4e6, mfu: 0.5 });
         let expected = 6.0 * 7e9 * 4e6 / (16.0 * 989e12 * 0.5);

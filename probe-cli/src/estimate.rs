@@ -247,6 +247,7 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
             match st.overlap_source {
                 OverlapSource::Schedule => "from the frameworks' schedule",
                 OverlapSource::Set => "set with --overlap",
+                OverlapSource::None => "none: the model without its schedule",
             }
         ),
     );

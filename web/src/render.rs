@@ -172,6 +172,7 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
     let hidden_how = match e.overlap_source {
         estimator_core::schedule::OverlapSource::Schedule => "hidden by the frameworks' schedule",
         estimator_core::schedule::OverlapSource::Set => "the overlap you set",
+        estimator_core::schedule::OverlapSource::None => "nothing hidden (the model without its schedule)",
     };
     html!(
         h,

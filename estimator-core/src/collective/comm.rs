@@ -93,6 +93,7 @@ pub fn comm(s: &Scenario) -> Comm {
         exec_channels,
         latency_inter_us: 0.0,
         ll128,
+        ring_ramp_in_time: s.terms().ring_ramp_in_time,
         ring_ramp: super::ramp::ring_table(nodes),
     };
     c.latency_inter_us = plugin_latency_us(&c, fabric.latency_us());

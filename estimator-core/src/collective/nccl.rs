@@ -207,6 +207,9 @@ pub struct Comm {
     pub latency_inter_us: f64,
     /// LL128 is allowed (NVLink inside the node, GPUDirect RDMA across nodes, compute capability 7.0 or later).
     pub ll128: bool,
+    /// The Ring ramp is read in time on node networks slower than its fit's ([`crate::terms::Terms`]).
+    #[serde(skip)]
+    pub ring_ramp_in_time: bool,
     /// The Ring's mid-size ramp for this node count (`ramp.rs`), computed once.
     #[serde(skip)]
     pub ring_ramp: [f64; 24],
@@ -498,6 +501,7 @@ mod tests {
             exec_channels: 32,
             latency_inter_us: 0.0,
             ll128: true,
+            ring_ramp_in_time: true,
             ring_ramp: [1.0; 24],
         }
     }

@@ -90,7 +90,11 @@ pub fn factor(comm: &Comm, c: Coll, a: Algo, p: Proto, bytes: f64) -> f64 {
             // their own per-channel caps whatever the network, and keep the table as fitted (which also keeps
             // more bandwidth from ever making their time longer).
             let node = comm.ring.bw_inter * f64::from(comm.ring.channels);
-            let scale = if p == Proto::Simple && node > 0.0 { (REF_NODE_GBS / node).max(1.0) } else { 1.0 };
+            let scale = if p == Proto::Simple && node > 0.0 && comm.ring_ramp_in_time {
+                (REF_NODE_GBS / node).max(1.0)
+            } else {
+                1.0
+            };
             read(&comm.ring_ramp, per_gpu * scale)
         }
         // On Blackwell x86 hosts NCCL corrects NVLSTree itself (`nvls_tree_corrected`): not twice.

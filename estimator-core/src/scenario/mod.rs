@@ -9,6 +9,7 @@ use crate::catalog::{self, GpuSpec, IntraNodeBandwidth, IntraNodeLink, Lookup};
 use crate::fabric::Fabric;
 use crate::layout::{self, Layout};
 use crate::shape::ModelShape;
+use crate::terms::Terms;
 use crate::units::{Bytes, GbitPerSec, Seconds};
 
 mod error;
@@ -350,12 +351,14 @@ pub struct Scenario {
     shape: ModelShape,
     layout: Layout,
     warnings: Vec<String>,
+    /// The model's shaped terms (`Terms::SHIPPED` unless set with [`Scenario::with_terms`]).
+    terms: Terms,
 }
 
 /// Everything else in a scenario follows from its inputs and how its GPU name was resolved.
 impl PartialEq for Scenario {
     fn eq(&self, other: &Scenario) -> bool {
-        self.gpu_lookup == other.gpu_lookup && self.input == other.input
+        self.gpu_lookup == other.gpu_lookup && self.input == other.input && self.terms == other.terms
     }
 }
 
@@ -456,6 +459,7 @@ impl Scenario {
             shape,
             layout,
             warnings,
+            terms: Terms::SHIPPED,
         })
     }
 
@@ -473,7 +477,21 @@ impl Scenario {
         if input.measured_busbw_gbs == self.input.measured_busbw_gbs && !same_hardware(&input, &self.input) {
             input.measured_busbw_gbs = None;
         }
-        if input.gpu == self.input.gpu { Scenario::build(input, self.gpu_lookup) } else { Scenario::new(input) }
+        let s =
+            if input.gpu == self.input.gpu { Scenario::build(input, self.gpu_lookup) } else { Scenario::new(input) };
+        s.map(|s| s.with_terms(self.terms))
+    }
+
+    /// The same scenario estimated with other model terms (the step replay's out-of-source predictions); every
+    /// scenario derived from it with [`Scenario::with`] keeps them.
+    pub fn with_terms(mut self, terms: Terms) -> Scenario {
+        self.terms = terms;
+        self
+    }
+
+    /// The model's shaped terms this scenario is estimated with.
+    pub fn terms(&self) -> Terms {
+        self.terms
     }
 
     /// The validated inputs.
