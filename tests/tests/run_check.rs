@@ -4,7 +4,7 @@
 
 use estimator_core::run_check::{RunEvidence, RunInput, RunVerdict, SLOW_SOCKET_PORT_GBPS, check_run, tolerance};
 use estimator_core::{Fabric, Scenario, estimate_step};
-use tests::calibration::steps::{load_runs, replay_run, steps_path};
+use tests::calibration::steps::{load_runs, steps_path};
 
 fn check(s: &Scenario, step_s: f64) -> estimator_core::run_check::RunCheck {
     let measured = RunInput { measured_step_s: Some(step_s), ..RunInput::default() }.step(s).expect("a step");
@@ -21,8 +21,8 @@ fn the_tolerance_is_the_models_largest_error_on_each_kind_of_fabric() {
             .iter()
             .filter(|r| r.input.fabric.is_rdma() == rdma)
             .map(|r| {
-                let replay = replay_run(r).expect("valid");
-                (r.measured_step_s / replay.model_step_s - 1.0).abs()
+                let model = estimate_step(&Scenario::new(r.input.clone()).expect("valid")).step_s.as_secs();
+                (r.measured_step_s / model - 1.0).abs()
             })
             .fold(0.0f64, f64::max);
         let rounded = (worst * 20.0).ceil() / 20.0;

@@ -1,25 +1,44 @@
-//! The step replay: public multi-node training runs (`tests/data/steps/runs.json`), each given to the model with
-//! the run's single-node (or single-GPU) step as its compute and the run's hardware and layout, everything else
-//! from the model's defaults. Two figures per run: the step time, and the time the run adds over that compute,
-//! the figure a user rents a fabric for. The seed's arithmetic is printed beside the model on the same runs:
-//! 2(N-1)/N x gradient bytes through one adapter's line rate, nothing hidden.
+//! The step replay: public multi-node training runs, each given to the model with the run's single-node (or
+//! single-GPU) step as its compute and the run's hardware and layout, everything else from the model's defaults.
+//! Two figures per run: the step time, and the time the run adds over that compute, the figure a user rents a
+//! fabric for. Beside the model, two baselines every term must beat: the seed's arithmetic (2(N-1)/N x gradient
+//! bytes through one adapter's line rate, nothing hidden) and the model with nothing hidden.
 //!
-//! A run whose measured added time is under [`NOISE_SHARE`] of its compute is *within noise*: its added-time
-//! error is not scored (a 1 ms difference on a 60 ms step is run-to-run variation, and a relative error of it
-//! means nothing); its step error is.
+//! **Out of source.** A run is predicted twice: *in sample*, by the model as shipped, and *out of source*, by the
+//! model with every term that was set from its source, or shaped while looking at its source's runs, taken out
+//! (leave one source out; a source is one document: a paper, a benchmark page, an issue thread). Each run's
+//! `fitted` names those terms ([`estimator_core::terms`]); a term that is a rule is switched off, a term whose
+//! constant is fitted from runs would be fitted again on the other sources' runs (none of today's terms is).
+//! The out-of-source figure is the one that says how the model does on runs it has not seen.
+//!
+//! **Noise.** Each run carries its noise (`noise_s`): its own reported spread, else 2% of the compute. A run
+//! whose measured added time is under it is *within noise*: its added-time error is not scored (a 1 ms
+//! difference on a 60 ms step is run-to-run variation, and a relative error of it means nothing); its step
+//! error is.
+//!
+//! [`replay`] predicts the runs and splits each error into the collectives' part and the overlap's; [`table`]
+//! writes the README's tables.
 
-use std::fmt::Write as _;
-use std::path::PathBuf;
+pub mod replay;
+pub mod table;
 
-use estimator_core::{Scenario, ScenarioInput, estimate_step};
+use std::path::{Path, PathBuf};
+
+use estimator_core::ScenarioInput;
+use estimator_core::terms::Terms;
 use serde::Deserialize;
 
-use super::Spread;
+pub use replay::{Prediction, Split, StepReplay, replay_all, replay_run};
 
-/// Added time below this share of the compute is within run-to-run noise. The sources' own repeated runs differ
-/// by more: CSC's two LUMI fp32 runs months apart read 64.0 and 63.4 ms single-node (1%), and one of the AWS p3
-/// runs is faster on 4 nodes than on 1 (`aws-p3-horovod-resnet50-4node`, -6%).
-pub const NOISE_SHARE: f64 = 0.02;
+/// A measured nccl-tests curve of the run's hardware, from the calibration set (`measurements.json` or
+/// `curves.json`), and how it matches the run.
+#[derive(Clone, Debug, Deserialize)]
+pub struct CurveRef {
+    /// The point's or table's id.
+    pub id: String,
+    /// What is the same and what differs (node count, model of adapter).
+    pub note: String,
+}
 
 /// One public run.
 #[derive(Clone, Debug, Deserialize)]
@@ -36,9 +55,31 @@ pub struct Run {
     pub measured_step_s: f64,
     /// The same per-GPU work on one node (or one GPU), seconds: the compute given to the model.
     pub baseline_step_s: f64,
-    /// Model constants set from this run (empty: held out).
-    #[serde(default)]
+    /// The model's terms set from this run or shaped while looking at it ([`estimator_core::terms::TERM_IDS`]).
     pub fitted: Vec<String>,
+    /// Run-to-run noise of the step, seconds: the run's own spread, else 2% of the compute.
+    pub noise_s: f64,
+    /// Where the noise comes from.
+    pub noise_basis: String,
+    /// A measured curve of the same hardware, where one exists.
+    #[serde(default)]
+    pub curve: Option<CurveRef>,
+}
+
+impl Run {
+    /// The document the run comes from: its address without the scheme, commit hashes and fragment, so that
+    /// two commits of one page are one source.
+    pub fn source_key(&self) -> String {
+        source_key(&self.source)
+    }
+}
+
+/// [`Run::source_key`] of an address.
+pub fn source_key(url: &str) -> String {
+    let url = url.split('#').next().unwrap_or(url);
+    let url = url.trim_start_matches("https://").trim_start_matches("http://");
+    let is_commit = |p: &&str| p.len() == 40 && p.bytes().all(|b| b.is_ascii_hexdigit());
+    url.split('/').filter(|p| !is_commit(p)).collect::<Vec<_>>().join("/")
 }
 
 #[derive(Deserialize)]
@@ -46,135 +87,69 @@ struct File {
     runs: Vec<Run>,
 }
 
-/// `tests/data/steps/runs.json`.
+/// `tests/data/steps/runs.json`: the runs the model's terms were shaped beside.
 pub fn steps_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/steps/runs.json")
 }
 
-/// Reads the runs.
-pub fn load_runs(path: &std::path::Path) -> Result<Vec<Run>, String> {
+/// `tests/data/steps/collected/runs.json`: runs collected for the out-of-source validation (issue 26).
+pub fn collected_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/steps/collected/runs.json")
+}
+
+/// Reads the runs of one file.
+pub fn load_runs(path: &Path) -> Result<Vec<Run>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let file: File = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    for r in &file.runs {
+        if !(r.noise_s.is_finite() && r.noise_s > 0.0) {
+            return Err(format!(
+                "{}: {}: noise_s {} is not a positive number of seconds",
+                path.display(),
+                r.id,
+                r.noise_s
+            ));
+        }
+    }
     Ok(file.runs)
 }
 
-/// One run replayed.
-#[derive(Clone, Debug)]
-pub struct StepReplay {
-    /// The run.
-    pub run: Run,
-    /// The layout the model ran (`ZeRO-3/FSDP`).
-    pub layout: String,
-    /// The model's step, seconds.
-    pub model_step_s: f64,
-    /// The model's added time over the compute, seconds.
-    pub model_added_s: f64,
-    /// The seed's arithmetic: the lower bound, added in full.
-    pub seed_added_s: f64,
+/// Every run of the replay: [`steps_path`]'s, then [`collected_path`]'s; an id used twice is an error.
+pub fn all_runs() -> Result<Vec<Run>, String> {
+    let mut runs = load_runs(&steps_path())?;
+    runs.extend(load_runs(&collected_path())?);
+    let mut seen = std::collections::HashSet::new();
+    for r in &runs {
+        if !seen.insert(r.id.as_str()) {
+            return Err(format!("{}: id used twice", r.id));
+        }
+    }
+    Ok(runs)
 }
 
-impl StepReplay {
-    /// Measured step minus compute.
-    pub fn measured_added_s(&self) -> f64 {
-        self.run.measured_step_s - self.run.baseline_step_s
+/// The terms a run is predicted with out of source: the shipped ones without any term fitted to a run of its
+/// source. `Err` names a term the model does not have.
+pub fn out_of_source_terms(run: &Run, runs: &[Run]) -> Result<Terms, String> {
+    let key = run.source_key();
+    let mut terms = Terms::SHIPPED;
+    for r in runs.iter().filter(|r| r.source_key() == key).chain([run]) {
+        for id in &r.fitted {
+            terms = terms.without(id).ok_or_else(|| format!("{}: fitted names an unknown term '{id}'", r.id))?;
+        }
     }
-
-    /// Signed relative error of the model's step.
-    pub fn step_error(&self) -> f64 {
-        self.model_step_s / self.run.measured_step_s - 1.0
-    }
-
-    /// Whether the measured added time is within noise.
-    pub fn within_noise(&self) -> bool {
-        self.measured_added_s() < NOISE_SHARE * self.run.baseline_step_s
-    }
-
-    /// Signed relative error of the model's added time (`None` within noise).
-    pub fn added_error(&self) -> Option<f64> {
-        (!self.within_noise()).then(|| self.model_added_s / self.measured_added_s() - 1.0)
-    }
-
-    /// Signed relative error of the seed's added time (`None` within noise).
-    pub fn seed_error(&self) -> Option<f64> {
-        (!self.within_noise()).then(|| self.seed_added_s / self.measured_added_s() - 1.0)
-    }
-
-    /// The seed's step: compute plus its added time.
-    pub fn seed_step_s(&self) -> f64 {
-        self.run.baseline_step_s + self.seed_added_s
-    }
+    Ok(terms)
 }
 
-/// Replays one run; `Err` names the run and the field the model refused.
-pub fn replay_run(run: &Run) -> Result<StepReplay, String> {
-    let s = Scenario::new(run.input.clone()).map_err(|e| format!("{}: {e}", run.id))?;
-    let e = estimate_step(&s);
-    Ok(StepReplay {
-        run: run.clone(),
-        layout: e.layout.description(),
-        model_step_s: e.step_s.as_secs(),
-        model_added_s: e.step_s.as_secs() - e.compute_s.as_secs(),
-        seed_added_s: e.lower_bound_s.as_secs(),
-    })
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-fn pct(e: f64) -> String {
-    format!("{:+.0}%", e * 100.0)
-}
-
-fn ms(s: f64) -> String {
-    if s.abs() >= 1.0 { format!("{s:.2} s") } else { format!("{:.1} ms", s * 1000.0) }
-}
-
-/// The README's table: one row per run, then the medians of the model and the seed on the same runs.
-pub fn markdown(replays: &[StepReplay]) -> String {
-    let mut t = String::from(
-        "| run | layout | GPUs | fabric | step measured | model | error | seed | error | added measured | model | \
-         error | seed | error |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
-    );
-    for r in replays {
-        let i = &r.run.input;
-        let fabric = format!("{} x {} Gb/s {}", i.adapters_per_node, i.link_gbps, i.fabric.name());
-        let opt = |e: Option<f64>| e.map_or_else(|| "noise".to_string(), pct);
-        let _ = writeln!(
-            t,
-            "| [{}]({}) | {} | {} x {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            r.run.id,
-            r.run.source,
-            r.layout,
-            i.nodes,
-            i.gpus_per_node,
-            fabric,
-            ms(r.run.measured_step_s),
-            ms(r.model_step_s),
-            pct(r.step_error()),
-            ms(r.seed_step_s()),
-            pct(r.seed_step_s() / r.run.measured_step_s - 1.0),
-            ms(r.measured_added_s()),
-            ms(r.model_added_s),
-            opt(r.added_error()),
-            ms(r.seed_added_s),
-            opt(r.seed_error()),
-        );
+    #[test]
+    fn commits_and_fragments_do_not_make_a_new_source() {
+        let a = source_key("https://github.com/o/r/blob/0123456789abcdef0123456789abcdef01234567/README.md#table");
+        assert_eq!(a, "github.com/o/r/blob/README.md");
+        assert_eq!(a, source_key("https://github.com/o/r/blob/fedcba9876543210fedcba9876543210fedcba98/README.md"));
+        assert_ne!(a, source_key("https://github.com/o/r/blob/0123456789abcdef0123456789abcdef01234567/docs/x.md"));
+        assert_eq!(source_key("https://github.com/o/r/issues/2"), "github.com/o/r/issues/2");
     }
-    let step = Spread::of(replays.iter().map(StepReplay::step_error));
-    let seed_step = Spread::of(replays.iter().map(|r| r.seed_step_s() / r.run.measured_step_s - 1.0));
-    let added = Spread::of(replays.iter().filter_map(StepReplay::added_error));
-    let seed = Spread::of(replays.iter().filter_map(StepReplay::seed_error));
-    let scored = replays.iter().filter(|r| !r.within_noise()).count();
-    let fitted = replays.iter().filter(|r| !r.run.fitted.is_empty()).count();
-    let show = |s: Option<Spread>| s.map_or_else(|| "none".to_string(), |s| s.to_string());
-    let _ = writeln!(
-        t,
-        "\n{} runs, {fitted} of them used to set a constant. Step |error|: model {}, \
-         seed {}. Added time |error|, on the {scored} runs whose added time is above noise ({}% of the compute): \
-         model {}, seed {}.",
-        replays.len(),
-        show(step),
-        show(seed_step),
-        NOISE_SHARE * 100.0,
-        show(added),
-        show(seed),
-    );
-    t
 }
