@@ -36,6 +36,7 @@ pub mod scenario;
 pub mod schedule;
 pub mod shape;
 pub mod step;
+pub mod straggler;
 pub mod sweep;
 pub mod terms;
 pub mod traffic;

@@ -105,7 +105,14 @@ pub struct StepEstimate {
     pub compute_s: Seconds,
     /// The pipeline bubble: (stages - 1) / micro-batches of the compute (0 without pipeline parallelism).
     pub bubble_s: Seconds,
-    /// Step time: compute + exposed communication + bubble.
+    /// The wait for the slowest rank: a synchronous step ends when its slowest GPU does. `rank_variation` of the
+    /// compute times e(N) - e(G), the expected maxima of N ranks' and of one node's G standard normals
+    /// ([`crate::straggler`]); 0 on one node.
+    pub rank_wait_s: Seconds,
+    /// The per-rank coefficient of variation of the compute behind `rank_wait_s` (fitted on public runs:
+    /// [`crate::terms::Terms::rank_variation`]).
+    pub rank_variation: f64,
+    /// Step time: compute + exposed communication + bubble + the wait for the slowest rank.
     pub step_s: Seconds,
     /// Compute / step: 1 when communication is free.
     pub scaling_efficiency: f64,
@@ -243,8 +250,12 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
     // The bucket keys keep their meaning whatever the layout: one full bucket of this GPU's gradients all-reduced
     // over its data-parallel group, as DDP runs it (the traffic rows have what the layout itself sends).
     let (buckets, bucket_time, bucket_busbw, latency, algorithm, protocol) = bucket_figures(s);
-    let exposed = o.exposed;
-    let step = compute + exposed + o.bubble;
+    let terms = s.terms();
+    // Compute slowed beside the communication it hides (a candidate term, off as shipped: `terms.rs`), and the
+    // wait for the slowest rank.
+    let exposed = o.exposed + o.hidden().scale(terms.interference);
+    let wait = compute.scale(crate::straggler::wait_share(terms.rank_variation, s.participants(), s.gpus_per_node()));
+    let step = compute + exposed + o.bubble + wait;
     let (scaling_efficiency, exposed_share) = if step.as_secs() > 0.0 {
         (compute.as_secs() / step.as_secs(), exposed.as_secs() / step.as_secs())
     } else {
@@ -276,6 +287,8 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
         exposed_comm_s: exposed,
         compute_s: compute,
         bubble_s: o.bubble,
+        rank_wait_s: wait,
+        rank_variation: terms.rank_variation,
         step_s: step,
         scaling_efficiency,
         exposed_share,
@@ -371,7 +384,7 @@ mod tests {
             i.compute = ComputeInput::Given { ms: 500.0 };
         });
         assert!(close(e.hidden_comm_s.as_secs(), 0.5));
-        assert!(close(e.step_s.as_secs(), e.comm_s.as_secs()));
+        assert!(close(e.step_s.as_secs(), e.comm_s.as_secs() + e.rank_wait_s.as_secs()));
         let accum = estimate(|i| {
             i.overlap = Some(1.0);
             i.link_gbps = 25.0;
@@ -391,15 +404,32 @@ mod tests {
         let e = estimate_step(&off);
         assert_eq!(e.overlap_source, OverlapSource::None);
         assert_eq!(e.hidden_comm_s, Seconds::ZERO);
-        assert!(close(e.step_s.as_secs(), e.compute_s.as_secs() + e.comm_s.as_secs()));
+        assert!(close(e.step_s.as_secs(), e.compute_s.as_secs() + e.comm_s.as_secs() + e.rank_wait_s.as_secs()));
         assert!(shipped.hidden_comm_s > Seconds::ZERO, "the schedule hides some of it");
         assert!(e.step_s >= shipped.step_s);
         assert_eq!(off.with(|i| i.nodes = 4).expect("valid").terms(), Terms::NONE);
         // A user's overlap is the user's, whatever the terms.
         let set = s.with(|i| i.overlap = Some(0.5)).expect("valid");
         let a = estimate_step(&set);
-        let b = estimate_step(&set.clone().with_terms(Terms::NONE));
+        let b = estimate_step(&set.clone().with_terms(Terms { schedule: false, ..Terms::SHIPPED }));
         assert_eq!((a.step_s, a.overlap_source), (b.step_s, OverlapSource::Set));
+    }
+
+    #[test]
+    fn the_step_waits_for_its_slowest_rank_across_nodes_only() {
+        let e = estimate(|i| i.compute = ComputeInput::Given { ms: 1000.0 });
+        let share = crate::straggler::wait_share(crate::terms::RANK_VARIATION, 16, 8);
+        assert!(close(e.rank_wait_s.as_secs(), share));
+        assert_eq!(e.rank_variation, crate::terms::RANK_VARIATION);
+        let parts = e.compute_s + e.exposed_comm_s + e.bubble_s + e.rank_wait_s;
+        assert!(close(e.step_s.as_secs(), parts.as_secs()), "the parts add up to the step");
+        let one = estimate(|i| i.nodes = 1);
+        assert_eq!(one.rank_wait_s, Seconds::ZERO);
+        let many = estimate(|i| {
+            i.nodes = 128;
+            i.compute = ComputeInput::Given { ms: 1000.0 };
+        });
+        assert!(many.rank_wait_s > e.rank_wait_s);
     }
 
     #[test]

@@ -259,6 +259,19 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
             format!("{} ((stages - 1) / micro-batches of the compute)", human::secs(st.bubble_s)),
         );
     }
+    if st.rank_wait_s.as_secs() > 0.0 {
+        row(
+            &mut t,
+            "wait for the slowest rank",
+            format!(
+                "{} (the slowest of {} GPUs against one node's: per-rank variation {}% of the compute, fitted \
+                 on public runs)",
+                human::secs(st.rank_wait_s),
+                s.participants(),
+                human::num(st.rank_variation * 100.0, 1)
+            ),
+        );
+    }
     let compute_note = match i.compute {
         ComputeInput::Given { .. } => "given".to_string(),
         ComputeInput::Tokens { tokens_per_step, mfu } => format!(

@@ -237,9 +237,10 @@ const STEPS_END: &str = "<!-- steps-table:end -->";
 fn training_runs_are_replayed() {
     use estimator_core::terms::Terms;
     use std::collections::BTreeSet;
-    use tests::calibration::steps::{StepReplay, replay_all, table};
+    use tests::calibration::steps::{StepReplay, all_runs, fit_rank_variation, replay_all, table};
     let replays = replay_all().expect("every run is a valid scenario");
-    let md = table::markdown(&replays);
+    let runs = all_runs().expect("runs read");
+    let md = table::markdown(&replays, &runs).expect("the terms tried replay");
     println!("{STEPS_START}\n{md}{STEPS_END}");
 
     assert!(replays.len() >= 60, "the set holds {} runs", replays.len());
@@ -254,7 +255,8 @@ fn training_runs_are_replayed() {
         if r.run.fitted.is_empty() && r.out_of_source.terms == Terms::SHIPPED {
             assert_eq!(r.out_of_source.step_s, r.in_sample.step_s, "{id}: a held-out run is predicted once");
         }
-        assert!(r.no_overlap.step_s >= r.out_of_source.step_s - 1e-12, "{id}: hiding nothing is never faster");
+        let n = &r.no_overlap;
+        assert!(n.step_s >= n.compute_s + n.comm_s - 1e-9, "{id}: the baseline hides nothing");
         // The split's two parts add up to the whole added-time error.
         if let (Some((c, o)), Some(e)) = (r.split_errors(), r.added_error(&r.out_of_source)) {
             assert!((c + o - e).abs() < 1e-9, "{id}: {c} + {o} != {e}");
@@ -263,16 +265,40 @@ fn training_runs_are_replayed() {
     let spread = |f: &dyn Fn(&StepReplay) -> f64| Spread::of(replays.iter().map(f)).expect("runs");
     let oos = spread(&|r| r.step_error(&r.out_of_source));
     let ins = spread(&|r| r.step_error(&r.in_sample));
-    assert!(oos.median <= 0.07 && oos.max <= 0.80, "out of source: step {oos}");
-    assert!(ins.median <= 0.035 && ins.max <= 0.50, "in sample: step {ins}");
+    assert!(oos.median <= 0.055 && oos.max <= 0.80, "out of source: step {oos}");
+    assert!(ins.median <= 0.03 && ins.max <= 0.60, "in sample: step {ins}");
     let (within, scored) = table::added_within(&replays, |r| &r.out_of_source);
-    assert!(scored >= 40 && within >= 5, "out of source: added time within 1.5x on {within} of {scored}");
+    assert!(scored >= 40 && within >= 14, "out of source: added time within 1.5x on {within} of {scored}");
+
+    // Each term stays only if it lowers the out-of-source error: the model against each variant without one of
+    // its terms, and against each candidate it leaves out (a candidate that does better should be taken in).
+    use tests::calibration::steps::fold::{VARIANTS, variant_steps};
+    let median = |v| {
+        let steps = variant_steps(v, &runs).expect("the variant replays");
+        Spread::of(runs.iter().zip(&steps).map(|(r, (step, _))| step / r.measured_step_s - 1.0)).expect("runs").median
+    };
+    let model = median(&VARIANTS[0]);
+    for v in &VARIANTS[1..] {
+        assert!(
+            model < median(v),
+            "{}: out-of-source step median {:.2}% vs the model's {:.2}%",
+            v.name,
+            median(v) * 100.0,
+            model * 100.0
+        );
+    }
+
+    // The shipped per-rank variation is the fit on every run, as `terms.rs` says.
+    let fit = fit_rank_variation(&runs, Terms { rank_variation: 0.0, ..Terms::SHIPPED }).expect("a fit");
+    let shipped = Terms::SHIPPED.rank_variation;
+    assert!((fit - shipped).abs() < 1e-9, "Terms::SHIPPED.rank_variation {shipped} but the runs give {fit}");
 }
 
 #[test]
 fn readme_holds_the_current_steps_table() {
-    use tests::calibration::steps::{replay_all, table};
-    let md = table::markdown(&replay_all().expect("runs replay"));
+    use tests::calibration::steps::{all_runs, replay_all, table};
+    let md = table::markdown(&replay_all().expect("runs replay"), &all_runs().expect("runs read"))
+        .expect("the terms tried replay");
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).expect("README");
     let start = readme.find(STEPS_START).expect("README has the steps start marker") + STEPS_START.len();
     let end = readme.find(STEPS_END).expect("README has the steps end marker");

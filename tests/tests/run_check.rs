@@ -1,39 +1,38 @@
-//! `run_check` against the public training runs of the step replay (`tests/data/steps/runs.json`): each run's
-//! own step reads as expected, the same run with the step a socket fallback gives reads slower with the socket
-//! fallback among its causes, and the tolerance is the model's validated error on the runs.
+//! `run_check` against the public training runs of the step replay (`tests/data/steps/`): each run's own step
+//! reads as expected where it is within the tolerance, the same run with the step a socket fallback gives reads
+//! slower with the socket fallback among its causes, and the tolerance is the model's out-of-source error on the
+//! runs.
 
 use estimator_core::run_check::{RunEvidence, RunInput, RunVerdict, SLOW_SOCKET_PORT_GBPS, check_run, tolerance};
 use estimator_core::{Fabric, Scenario, estimate_step};
-use tests::calibration::steps::{load_runs, steps_path};
 
 fn check(s: &Scenario, step_s: f64) -> estimator_core::run_check::RunCheck {
     let measured = RunInput { measured_step_s: Some(step_s), ..RunInput::default() }.step(s).expect("a step");
     check_run(s, &measured, RunEvidence::default())
 }
 
-/// The largest |measured / expected - 1| on each kind of fabric, rounded up to the next 5%, is the tolerance of
-/// that kind.
+/// The 90th percentile of the out-of-source |measured / expected - 1| of the step replay's runs on each kind of
+/// fabric, rounded up to the next 5%, is the tolerance of that kind.
 #[test]
-fn the_tolerance_is_the_models_largest_error_on_each_kind_of_fabric() {
-    let runs = load_runs(&steps_path()).expect("runs read");
+fn the_tolerance_is_the_models_out_of_source_error_on_each_kind_of_fabric() {
+    let replays = tests::calibration::steps::replay_all().expect("runs replay");
     for rdma in [true, false] {
-        let worst = runs
+        let mut errors: Vec<f64> = replays
             .iter()
-            .filter(|r| r.input.fabric.is_rdma() == rdma)
-            .map(|r| {
-                let model = estimate_step(&Scenario::new(r.input.clone()).expect("valid")).step_s.as_secs();
-                (r.measured_step_s / model - 1.0).abs()
-            })
-            .fold(0.0f64, f64::max);
-        let rounded = (worst * 20.0).ceil() / 20.0;
+            .filter(|r| r.run.input.fabric.is_rdma() == rdma)
+            .map(|r| (r.run.measured_step_s / r.out_of_source.step_s - 1.0).abs())
+            .collect();
+        errors.sort_by(f64::total_cmp);
+        let count = errors.len();
+        let p90 = errors[(0.9 * count as f64).ceil() as usize - 1];
+        let rounded = (p90 * 20.0).ceil() / 20.0;
         let fabric = if rdma { Fabric::Infiniband } else { Fabric::Tcp };
-        // The basis says how many runs and the largest error, as the data has them.
-        let count = runs.iter().filter(|r| r.input.fabric.is_rdma() == rdma).count();
+        // The basis says how many runs and the figure, as the data has them.
         let basis = tolerance(fabric).basis;
-        let pct = format!("{}%", estimator_core::human::num(worst * 100.0, 1));
+        let pct = format!("{}%", estimator_core::human::num(p90 * 100.0, 1));
         assert!(basis.contains(&format!("{count} public")) && basis.contains(&pct), "{basis}: {count} runs, {pct}");
-        println!("rdma {rdma}: largest |measured/expected - 1| {:.1}% -> {:.0}%", worst * 100.0, rounded * 100.0);
-        assert!((tolerance(fabric).share - rounded).abs() < 1e-9, "rdma {rdma}: {worst}");
+        println!("rdma {rdma}: 90% of |measured/expected - 1| within {:.1}% -> {:.0}%", p90 * 100.0, rounded * 100.0);
+        assert!((tolerance(fabric).share - rounded).abs() < 1e-9, "rdma {rdma}: {p90}");
     }
 }
 
@@ -67,20 +66,28 @@ fn fallback_is_told(id: &str, s: &Scenario, step: f64) -> bool {
     }
 }
 
+/// Every run of the step replay: its own step reads as expected exactly when it is within the tolerance of the
+/// model's, and so on at least 90% of them (the tolerance is the 90th percentile of the out-of-source error); the
+/// same run with a socket fallback's step reads slower with the fallback first wherever that step is beyond it.
 #[test]
 fn public_runs_read_as_expected_and_their_socket_fallback_reads_slower() {
-    let runs = load_runs(&steps_path()).expect("runs read");
-    let (mut fallbacks, mut slow_port, mut fabric_ports) = (0, 0, 0);
-    for run in &runs {
-        let s = Scenario::new(run.input.clone()).expect("valid");
-        let c = check(&s, run.measured_step_s);
-        assert_eq!(c.verdict, RunVerdict::AsExpected, "{}: {}", run.id, c.headline);
+    let replays = tests::calibration::steps::replay_all().expect("runs replay");
+    let (mut fallbacks, mut slow_port, mut fabric_ports, mut as_expected) = (0, 0, 0, 0);
+    for r in &replays {
+        let (run, s) = (&r.run, &r.scenario);
+        let c = check(s, run.measured_step_s);
+        let within = (c.ratio - 1.0).abs() <= c.tolerance;
+        assert_eq!(c.verdict == RunVerdict::AsExpected, within, "{}: {}", run.id, c.headline);
+        as_expected += usize::from(within);
+        if !within {
+            println!("{}: {}", run.id, c.headline);
+        }
         if run.input.fabric == Fabric::Tcp {
             continue;
         }
         fallbacks += 1;
-        let (slow, fast) = (on_sockets(&s, true), on_sockets(&s, false));
-        let told = (fallback_is_told(&run.id, &s, slow), fallback_is_told(&run.id, &s, fast));
+        let (slow, fast) = (on_sockets(s, true), on_sockets(s, false));
+        let told = (fallback_is_told(&run.id, s, slow), fallback_is_told(&run.id, s, fast));
         slow_port += usize::from(told.0);
         fabric_ports += usize::from(told.1);
         println!(
@@ -94,7 +101,10 @@ fn public_runs_read_as_expected_and_their_socket_fallback_reads_slower() {
         );
     }
     println!(
-        "{fallbacks} runs over a faster fabric: a socket fallback is told on {slow_port} on 10 GbE, {fabric_ports} on the fabric's ports"
+        "{as_expected} of {} runs read as expected; {fallbacks} runs over a faster fabric: a socket fallback is told \
+         on {slow_port} on 10 GbE, {fabric_ports} on the fabric's ports",
+        replays.len()
     );
-    assert!(fallbacks >= 20, "{fallbacks} runs over a faster fabric than sockets");
+    assert!(as_expected * 10 >= replays.len() * 9, "{as_expected} of {} runs read as expected", replays.len());
+    assert!(fallbacks >= 50, "{fallbacks} runs over a faster fabric than sockets");
 }

@@ -197,6 +197,10 @@ fn BarChart(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
     let has_bubble = move || {
         a.with(|ra| ra.estimate.step.bubble_s.as_secs() > 0.0) || b.with(|rb| rb.estimate.step.bubble_s.as_secs() > 0.0)
     };
+    let has_wait = move || {
+        a.with(|ra| ra.estimate.step.rank_wait_s.as_secs() > 0.0)
+            || b.with(|rb| rb.estimate.step.rank_wait_s.as_secs() > 0.0)
+    };
     view! {
         <figure class="chart bars">
             <figcaption>"One step, split into compute and communication"</figcaption>
@@ -212,10 +216,14 @@ fn BarChart(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
                     .into_iter()
                     .map(|k| view! { <li><span class=format!("swatch {}", k.class())></span>{k.label()}</li> })
                     .collect_view()}
-                // Only a pipeline has a bubble.
+                // Only a pipeline has a bubble, and only several nodes a wait for the slowest rank.
                 <li id="legend-bubble" hidden=move || !has_bubble()>
                     <span class=format!("swatch {}", SegmentKind::Bubble.class())></span>
                     {SegmentKind::Bubble.label()}
+                </li>
+                <li id="legend-wait" hidden=move || !has_wait()>
+                    <span class=format!("swatch {}", SegmentKind::Wait.class())></span>
+                    {SegmentKind::Wait.label()}
                 </li>
             </ul>
         </figure>

@@ -22,6 +22,8 @@ pub enum SegmentKind {
     Exposed,
     /// Pipeline stages waiting for each other (the 1F1B bubble).
     Bubble,
+    /// Every rank waiting for the slowest one.
+    Wait,
 }
 
 impl SegmentKind {
@@ -32,6 +34,7 @@ impl SegmentKind {
             SegmentKind::Hidden => "hidden communication (under compute)",
             SegmentKind::Exposed => "exposed communication",
             SegmentKind::Bubble => "pipeline bubble",
+            SegmentKind::Wait => "wait for the slowest rank",
         }
     }
 
@@ -42,6 +45,7 @@ impl SegmentKind {
             SegmentKind::Hidden => "seg-hidden",
             SegmentKind::Exposed => "seg-exposed",
             SegmentKind::Bubble => "seg-bubble",
+            SegmentKind::Wait => "seg-wait",
         }
     }
 }
@@ -59,8 +63,8 @@ pub struct Segment {
     pub seconds: f64,
 }
 
-/// Splits a step into compute only, compute with hidden communication under it, exposed communication and the
-/// pipeline bubble, scaled so that `scale_s` seconds span `width`. Parts sum to the step time. (Communication on
+/// Splits a step into compute only, compute with hidden communication under it, exposed communication, the
+/// pipeline bubble and the wait for the slowest rank, scaled so that `scale_s` seconds span `width`. Parts sum to the step time. (Communication on
 /// different links can hide more than the compute lasts; the bar shows the compute it covers.)
 pub fn bar_segments(step: &StepEstimate, scale_s: f64, width: f64) -> Vec<Segment> {
     let compute = step.compute_s.as_secs();
@@ -70,6 +74,7 @@ pub fn bar_segments(step: &StepEstimate, scale_s: f64, width: f64) -> Vec<Segmen
         (SegmentKind::Hidden, hidden),
         (SegmentKind::Exposed, step.exposed_comm_s.as_secs()),
         (SegmentKind::Bubble, step.bubble_s.as_secs()),
+        (SegmentKind::Wait, step.rank_wait_s.as_secs()),
     ];
     let k = if scale_s > 0.0 { width / scale_s } else { 0.0 };
     let mut x = 0.0;

@@ -99,7 +99,7 @@ pub fn verdict(a: &Estimate, b: &Estimate) -> String {
 /// use, then the step time and its exposed communication; then the realistic estimate's parts, the reference
 /// arithmetic (a simplified lower bound) and why the estimate is below it, and the model's warnings and notes.
 /// Ids: `{a,b}-nofit`, `-measured`, `-use-model` (a button), `-step`, `-exposed`, `-comm`, `-hidden`, `-compute`,
-/// `-hidden-how`, `-bubble`, `-lower-bound`, `-below`.
+/// `-hidden-how`, `-bubble`, `-wait`, `-lower-bound`, `-below`.
 pub fn result_card(side: Side, r: &SideResult) -> Html {
     let k = side.key();
     let l = &r.estimate.reference_lower_bound;
@@ -197,6 +197,16 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
             r#"<dt>Pipeline bubble</dt><dd id="{0}-bubble">{1}</dd><dd class="how">(stages − 1) ÷ micro-batches of the compute</dd>"#,
             k,
             human::secs(e.bubble_s)
+        );
+    }
+    if e.rank_wait_s.as_secs() > 0.0 {
+        html!(
+            h,
+            r#"<dt>Wait for the slowest rank</dt><dd id="{0}-wait">{1}</dd><dd class="how">the slowest of {2} GPUs against one node's: per-rank variation {3}% of the compute, fitted on public runs</dd>"#,
+            k,
+            human::secs(e.rank_wait_s),
+            s.participants(),
+            human::num(e.rank_variation * 100.0, 1)
         );
     }
     h.push_static("</dl></div>");
@@ -585,12 +595,22 @@ pub fn bars_description(a: &SideResult, b: &SideResult) -> String {
     let part = |side: Side, r: &SideResult| {
         let e = &r.estimate.step;
         format!(
-            "{}: step {}, compute {}, hidden communication {}, exposed communication {}.",
+            "{}: step {}, compute {}, hidden communication {}, exposed communication {}{}{}.",
             side.label(),
             human::secs(e.step_s),
             human::secs(e.compute_s),
             human::secs(e.hidden_comm_s),
-            human::secs(e.exposed_comm_s)
+            human::secs(e.exposed_comm_s),
+            if e.bubble_s.as_secs() > 0.0 {
+                format!(", pipeline bubble {}", human::secs(e.bubble_s))
+            } else {
+                String::new()
+            },
+            if e.rank_wait_s.as_secs() > 0.0 {
+                format!(", wait for the slowest rank {}", human::secs(e.rank_wait_s))
+            } else {
+                String::new()
+            }
         )
     };
     format!("{} {}", part(Side::A, a), part(Side::B, b))

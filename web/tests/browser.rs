@@ -125,7 +125,11 @@ fn bars_split_the_step_and_sum_to_it() {
     let e = estimator_core::estimate_step(&s);
     let segs = chart::bar_segments(&e, e.step_s.as_secs(), 100.0);
     let kinds: Vec<_> = segs.iter().map(|s| s.kind).collect();
-    assert_eq!(kinds, [SegmentKind::Compute, SegmentKind::Hidden, SegmentKind::Exposed]);
+    let mut want = vec![SegmentKind::Compute, SegmentKind::Hidden, SegmentKind::Exposed];
+    if e.rank_wait_s.as_secs() > 0.0 {
+        want.push(SegmentKind::Wait);
+    }
+    assert_eq!(kinds, want);
     let total: f64 = segs.iter().map(|s| s.seconds).sum();
     assert!((total - e.step_s.as_secs()).abs() < 1e-9);
     assert!((segs.iter().map(|s| s.width).sum::<f64>() - 100.0).abs() < 1e-6);

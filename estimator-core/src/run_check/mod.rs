@@ -58,29 +58,32 @@ pub struct Tolerance {
     pub basis: &'static str,
 }
 
-/// The tolerance on RDMA fabrics: the model's largest error on the public runs over InfiniBand, RoCE and other
-/// RDMA fabrics (HPE Slingshot) of `tests/data/steps/runs.json`, as measured over expected step, is 8.3% (MPT-125M
-/// on 16 nodes of RoCE; README, "The step, against public training runs"), rounded up to the next 5%.
+/// The tolerance on RDMA fabrics: 90% of the model's out-of-source steps (leave one source out: README, "The
+/// step, against public training runs") on the step replay's public runs over InfiniBand, RoCE and other RDMA
+/// fabrics (HPE Slingshot) are within 29.5% of the measured ones (as measured over expected step), rounded up to
+/// the next 5%. Out of source, not in sample: the runs a user checks are ones the model was not shaped on, and
+/// the model's in-sample error (4.3% on the runs it was shaped beside) would make healthy runs read slow.
 /// `tests/tests/run_check.rs` holds the two equal.
-pub const RDMA_TOLERANCE: f64 = 0.10;
-/// The tolerance on TCP, and on GCP's GPUDirect-TCPX/TCPXO (no public training run over them checks the step: the
-/// wider figure): the model's largest error on the public runs over NCCL's TCP sockets, as measured over expected
-/// step, is 50% (Horovod's 2017 VGG-16 on 40 GbE, over NCCL 2.0's sockets), rounded up to the next 5%.
-pub const TCP_TOLERANCE: f64 = 0.50;
+pub const RDMA_TOLERANCE: f64 = 0.30;
+/// The tolerance on TCP, and on GCP's GPUDirect-TCPX/TCPXO (no public training run over them checks the step):
+/// 90% of the model's out-of-source steps on the public runs over NCCL's TCP sockets are within 25.1%, rounded
+/// up to the next 5%.
+pub const TCP_TOLERANCE: f64 = 0.30;
 
 /// The tolerance of a verdict on `fabric`.
 pub fn tolerance(fabric: Fabric) -> Tolerance {
     if fabric.is_rdma() {
         Tolerance {
             share: RDMA_TOLERANCE,
-            basis: "the model's steps are within 8.3% of 25 public training runs over InfiniBand, RoCE and \
-                    Slingshot (README, the step replay)",
+            basis: "90% of the model's out-of-source steps on 54 public training runs over InfiniBand, RoCE and \
+                    Slingshot are within 29.5% (README, the step replay)",
         }
     } else {
         Tolerance {
             share: TCP_TOLERANCE,
-            basis: "the model's steps are within 49.8% of 9 public training runs over TCP sockets, 2017's among \
-                    them (README, the step replay); no public run over GPUDirect-TCPX/TCPXO checks it",
+            basis: "90% of the model's out-of-source steps on 9 public training runs over TCP sockets, 2017's \
+                    among them, are within 25.1% (README, the step replay); no public run over \
+                    GPUDirect-TCPX/TCPXO checks it",
         }
     }
 }
@@ -218,8 +221,10 @@ pub struct RunCheck {
     pub compute_s: f64,
     /// The pipeline bubble the model adds (0 without pipeline parallelism).
     pub bubble_s: f64,
-    /// The communication the measured step implies: measured step minus compute minus the bubble (negative when
-    /// the measured step is shorter than the compute given).
+    /// The wait for the slowest rank the model adds (0 on one node).
+    pub rank_wait_s: f64,
+    /// The communication the measured step implies: measured step minus compute, the bubble and the wait for
+    /// the slowest rank (negative when the measured step is shorter than those).
     pub implied_comm_s: f64,
     /// All communication of the step in the model.
     pub expected_comm_s: f64,
@@ -314,6 +319,7 @@ pub fn check_run(s: &Scenario, measured: &MeasuredStep, ev: RunEvidence<'_>) -> 
     let found = causes::causes(s, &e, m, verdict, &ev, nccl_tests.as_ref());
     let compute = e.compute_s.as_secs();
     let bubble = e.bubble_s.as_secs();
+    let wait = e.rank_wait_s.as_secs();
     let mut check = RunCheck {
         verdict,
         headline: String::new(),
@@ -323,7 +329,8 @@ pub fn check_run(s: &Scenario, measured: &MeasuredStep, ev: RunEvidence<'_>) -> 
         ratio,
         compute_s: compute,
         bubble_s: bubble,
-        implied_comm_s: m - compute - bubble,
+        rank_wait_s: wait,
+        implied_comm_s: m - compute - bubble - wait,
         expected_comm_s: e.comm_s.as_secs(),
         expected_exposed_comm_s: e.exposed_comm_s.as_secs(),
         expected_hidden_share: e.overlap,
@@ -348,8 +355,11 @@ impl RunCheck {
     pub fn figures(&self) -> Vec<(&'static str, String)> {
         use crate::human::{num, pct, secs, signed_secs};
         let s = |t: f64| secs(crate::units::Seconds::new(t));
-        let bubble =
+        let mut bubble =
             if self.bubble_s > 0.0 { format!(" + pipeline bubble {}", s(self.bubble_s)) } else { String::new() };
+        if self.rank_wait_s > 0.0 {
+            bubble.push_str(&format!(" + wait for the slowest rank {}", s(self.rank_wait_s)));
+        }
         let implied = self.implied_busbw_gbs.map_or_else(|| "none explains it".to_string(), gbs);
         let floor = self
             .busbw_floor_gbs
@@ -367,9 +377,10 @@ impl RunCheck {
             (
                 "communication",
                 format!(
-                    "implied {} (measured minus compute{}); the model's {}, {} of it hidden by the schedule",
+                    "implied {} (measured minus compute{}{}); the model's {}, {} of it hidden by the schedule",
                     signed_secs(self.implied_comm_s),
-                    if self.bubble_s > 0.0 { " and bubble" } else { "" },
+                    if self.bubble_s > 0.0 { ", bubble" } else { "" },
+                    if self.rank_wait_s > 0.0 { " and the wait" } else { "" },
                     s(self.expected_comm_s),
                     pct(self.expected_hidden_share)
                 ),

@@ -29,11 +29,12 @@ fn ruled(c: &RunCheck) -> Vec<&str> {
 fn the_verdict_is_the_ratio_against_the_tolerance() {
     let s = job();
     let expected = estimate_step(&s).step_s.as_secs();
+    let t = RDMA_TOLERANCE;
     for (k, verdict) in [
         (1.0, RunVerdict::AsExpected),
-        (1.09, RunVerdict::AsExpected),
-        (1.2, RunVerdict::SlowerThanExpected),
-        (0.8, RunVerdict::FasterThanExpected),
+        (1.0 + t - 0.01, RunVerdict::AsExpected),
+        (1.0 + t + 0.1, RunVerdict::SlowerThanExpected),
+        (1.0 - t - 0.1, RunVerdict::FasterThanExpected),
     ] {
         let c = check_run(&s, &measured(expected * k), RunEvidence::default());
         assert_eq!(c.verdict, verdict, "{k}: {}", c.headline);
@@ -41,7 +42,9 @@ fn the_verdict_is_the_ratio_against_the_tolerance() {
         assert_eq!(c.tolerance, RDMA_TOLERANCE);
     }
     let c = check_run(&s, &measured(expected), RunEvidence::default());
-    assert!((c.implied_comm_s - (expected - 1.0)).abs() < 1e-9, "measured minus compute");
+    assert!((c.implied_comm_s - (expected - 1.0 - c.rank_wait_s)).abs() < 1e-9, "measured minus compute and wait");
+    assert!((c.rank_wait_s - c.step.rank_wait_s.as_secs()).abs() < 1e-12);
+    assert!(c.implied_comm_s + 1e-9 >= c.expected_exposed_comm_s, "at the expected step it is the exposed time");
     assert!((c.expected_exposed_comm_s - c.step.exposed_comm_s.as_secs()).abs() < 1e-12);
     // At the expected step the implied bandwidth is the hardware's own.
     let implied = c.implied_busbw_gbs.expect("a bandwidth explains it");

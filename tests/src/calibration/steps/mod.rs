@@ -7,8 +7,8 @@
 //! **Out of source.** A run is predicted twice: *in sample*, by the model as shipped, and *out of source*, by the
 //! model with every term that was set from its source, or shaped while looking at its source's runs, taken out
 //! (leave one source out; a source is one document: a paper, a benchmark page, an issue thread). Each run's
-//! `fitted` names those terms ([`estimator_core::terms`]); a term that is a rule is switched off, a term whose
-//! constant is fitted from runs would be fitted again on the other sources' runs (none of today's terms is).
+//! `fitted` names the rules its source shaped ([`estimator_core::terms`]), which are switched off; a term whose
+//! constant is fitted on the runs (the per-rank variation) is fitted again on the other sources' runs ([`fold`]).
 //! The out-of-source figure is the one that says how the model does on runs it has not seen.
 //!
 //! **Noise.** Each run carries its noise (`noise_s`): its own reported spread, else 2% of the compute. A run
@@ -19,15 +19,16 @@
 //! [`replay`] predicts the runs and splits each error into the collectives' part and the overlap's; [`table`]
 //! writes the README's tables.
 
+pub mod fold;
 pub mod replay;
 pub mod table;
 
 use std::path::{Path, PathBuf};
 
 use estimator_core::ScenarioInput;
-use estimator_core::terms::Terms;
 use serde::Deserialize;
 
+pub use fold::{fit_rank_variation, out_of_source_terms, rule_terms};
 pub use replay::{Prediction, Split, StepReplay, replay_all, replay_run};
 
 /// A measured nccl-tests curve of the run's hardware, from the calibration set (`measurements.json` or
@@ -125,19 +126,6 @@ pub fn all_runs() -> Result<Vec<Run>, String> {
         }
     }
     Ok(runs)
-}
-
-/// The terms a run is predicted with out of source: the shipped ones without any term fitted to a run of its
-/// source. `Err` names a term the model does not have.
-pub fn out_of_source_terms(run: &Run, runs: &[Run]) -> Result<Terms, String> {
-    let key = run.source_key();
-    let mut terms = Terms::SHIPPED;
-    for r in runs.iter().filter(|r| r.source_key() == key).chain([run]) {
-        for id in &r.fitted {
-            terms = terms.without(id).ok_or_else(|| format!("{}: fitted names an unknown term '{id}'", r.id))?;
-        }
-    }
-    Ok(terms)
 }
 
 #[cfg(test)]

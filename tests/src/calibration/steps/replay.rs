@@ -72,7 +72,7 @@ pub struct StepReplay {
     pub in_sample: Prediction,
     /// The model without the terms fitted to the run's source.
     pub out_of_source: Prediction,
-    /// The out-of-source model with nothing hidden: a baseline.
+    /// Compute plus all communication, out of source ([`no_overlap_terms`]): a baseline.
     pub no_overlap: Prediction,
     /// The seed's arithmetic: the lower bound, added in full, seconds.
     pub seed_added_s: f64,
@@ -185,13 +185,21 @@ fn split(s: &Scenario, terms: Terms, t: &Table) -> Option<Split> {
     })
 }
 
-/// Replays one run against the whole set (`runs`, for its source's fitted terms) and the calibration tables
-/// (for its curve); `Err` names the run and what is wrong.
+/// Replays one run against the whole set (`runs`, for its source's fold) and the calibration tables (for its
+/// curve); `Err` names the run and what is wrong.
 pub fn replay_run(run: &Run, runs: &[Run], tables: &[Table]) -> Result<StepReplay, String> {
+    replay_with(run, out_of_source_terms(run, runs)?, tables)
+}
+
+/// The model with nothing hidden and none of the step's own terms: compute plus all communication, the
+/// baseline every term must beat.
+pub fn no_overlap_terms(oos: Terms) -> Terms {
+    Terms { schedule: false, interference: 0.0, rank_variation: 0.0, ..oos }
+}
+
+fn replay_with(run: &Run, oos: Terms, tables: &[Table]) -> Result<StepReplay, String> {
     let s = Scenario::new(run.input.clone()).map_err(|e| format!("{}: {e}", run.id))?;
     let e = estimate_step(&s);
-    let oos = out_of_source_terms(run, runs)?;
-    let no_overlap = oos.without(Terms::SCHEDULE).unwrap_or(oos);
     let split = match &run.curve {
         None => None,
         Some(c) => {
@@ -204,18 +212,32 @@ pub fn replay_run(run: &Run, runs: &[Run], tables: &[Table]) -> Result<StepRepla
         layout: e.layout.description(),
         in_sample: Prediction::of(&s, Terms::SHIPPED),
         out_of_source: Prediction::of(&s, oos),
-        no_overlap: Prediction::of(&s, no_overlap),
+        no_overlap: Prediction::of(&s, no_overlap_terms(oos)),
         seed_added_s: e.lower_bound_s.as_secs(),
         split,
         scenario: s,
     })
 }
 
-/// Every run of the replay ([`all_runs`]), replayed.
+/// Every run of the replay ([`all_runs`]), replayed; each source's fold is made once.
 pub fn replay_all() -> Result<Vec<StepReplay>, String> {
     let runs = all_runs()?;
     let calibration = calibration_path();
     let points = super::super::load(&calibration)?;
     let tables = load_tables(&points, &calibration, &curves_path())?;
-    runs.iter().map(|r| replay_run(r, &runs, &tables)).collect()
+    let mut folds: std::collections::HashMap<String, Terms> = std::collections::HashMap::new();
+    let mut out = Vec::with_capacity(runs.len());
+    for r in &runs {
+        let key = r.source_key();
+        let oos = match folds.get(&key) {
+            Some(t) => *t,
+            None => {
+                let t = out_of_source_terms(r, &runs)?;
+                folds.insert(key, t);
+                t
+            }
+        };
+        out.push(replay_with(r, oos, &tables)?);
+    }
+    Ok(out)
 }
