@@ -224,6 +224,8 @@ fn readme_holds_the_current_curves_table() {
     );
 }
 
+const HEADLINE_START: &str = "<!-- steps-headline:start -->";
+const HEADLINE_END: &str = "<!-- steps-headline:end -->";
 const STEPS_START: &str = "<!-- steps-table:start -->";
 const STEPS_END: &str = "<!-- steps-table:end -->";
 
@@ -242,6 +244,7 @@ fn training_runs_are_replayed() {
     let runs = all_runs().expect("runs read");
     let md = table::markdown(&replays, &runs).expect("the terms tried replay");
     println!("{STEPS_START}\n{md}{STEPS_END}");
+    println!("{HEADLINE_START}\n{}\n{HEADLINE_END}", table::headline(&replays));
 
     assert!(replays.len() >= 60, "the set holds {} runs", replays.len());
     let sources: BTreeSet<String> = replays.iter().map(|r| r.run.source_key()).collect();
@@ -297,9 +300,16 @@ fn training_runs_are_replayed() {
 #[test]
 fn readme_holds_the_current_steps_table() {
     use tests::calibration::steps::{all_runs, replay_all, table};
-    let md = table::markdown(&replay_all().expect("runs replay"), &all_runs().expect("runs read"))
-        .expect("the terms tried replay");
+    let replays = replay_all().expect("runs replay");
+    let md = table::markdown(&replays, &all_runs().expect("runs read")).expect("the terms tried replay");
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).expect("README");
+    let start = readme.find(HEADLINE_START).expect("README has the headline start marker") + HEADLINE_START.len();
+    let end = readme.find(HEADLINE_END).expect("README has the headline end marker");
+    assert_eq!(
+        readme[start..end].trim(),
+        table::headline(&replays).trim(),
+        "README's accuracy headline is stale: run scripts/update-calibration-table.sh"
+    );
     let start = readme.find(STEPS_START).expect("README has the steps start marker") + STEPS_START.len();
     let end = readme.find(STEPS_END).expect("README has the steps end marker");
     assert_eq!(
