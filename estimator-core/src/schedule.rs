@@ -7,7 +7,9 @@
 //!   `mark_bucket_ready`), and the backward returns only when all are done (`finalize_backward`); with gradient
 //!   accumulation only the last micro-batch synchronises (`no_sync`). Exposed: what ends after the backward, at
 //!   least the last bucket.
-//! - ZeRO-1/2's parameter all-gather runs after the optimizer step: exposed.
+//! - ZeRO-1/2's gradient reduce-scatter without `overlap_grad_reduce` is one call after the backward: exposed.
+//! - ZeRO-1/2's parameter all-gather runs after the optimizer step: exposed, unless `overlap_param_gather`
+//!   (Megatron's) hides it behind the next forward, bucket by bucket ([`gathers_exposed`]).
 //! - ZeRO-3/FSDP and HSDP: all-gathers run on their own stream, so the next unit's overlaps this unit's forward
 //!   ("the 1st all-gather will not be able to overlap with anything", `docs/source/notes/fsdp.rst`, "FSDP
 //!   Prefetch Nuances"), at most two in flight (`limit_all_gathers=True`, `fully_sharded_data_parallel.py` L411,
@@ -123,12 +125,21 @@ pub fn schedule(s: &Scenario, rows: &mut [Traffic], compute: Seconds, forward_sh
             let r = &rows[i];
             let per_step = if l.sync == crate::scenario::SyncStrategy::Zero2 { m } else { 1.0 };
             let calls = (r.calls as f64 / per_step).round().max(1.0) as u64;
-            let exposed = per_step * buckets_exposed(backward, calls, r.call_s().as_secs(), r.last_call_s().as_secs());
+            let exposed = if kind == Kind::GradientReduceScatter && !s.overlap_grad_reduce() {
+                r.time_s.as_secs()
+            } else {
+                per_step * buckets_exposed(backward, calls, r.call_s().as_secs(), r.last_call_s().as_secs())
+            };
             rows[i].exposed_s = Seconds::new(exposed.min(r.time_s.as_secs()));
         }
     }
     if let Some(i) = find(rows, Kind::ParameterAllGather) {
-        rows[i].exposed_s = rows[i].time_s;
+        let r = &rows[i];
+        rows[i].exposed_s = if s.overlap_param_gather() {
+            Seconds::new(gathers_exposed(forward, r.calls, r.call_s().as_secs()).min(r.time_s.as_secs()))
+        } else {
+            r.time_s
+        };
     }
 
     // ZeRO-3/FSDP/HSDP units behind each micro-batch's forward and backward (with a shard group of one GPU,
@@ -204,6 +215,19 @@ pub fn buckets_exposed(backward: f64, calls: u64, call: f64, last: f64) -> f64 {
     (end - backward).max(0.0)
 }
 
+/// Exposed time of `calls` parameter all-gathers of `call` seconds each, issued back to back before a forward
+/// pass of `forward` seconds that needs bucket k at k/K of it (Megatron's `--overlap-param-gather`: each
+/// bucket's gather is waited on by the forward pre-hook of its first parameter, megatron-core
+/// `distributed_data_parallel.py`): the forward stalls by the latest of "gather k done minus its need time",
+/// `call + max(0, (K - 1)(call - forward / K))`.
+pub fn gathers_exposed(forward: f64, calls: u64, call: f64) -> f64 {
+    if calls == 0 {
+        return 0.0;
+    }
+    let k = calls as f64;
+    call + ((k - 1.0) * (call - forward / k)).max(0.0)
+}
+
 /// The end of one micro-batch of `n` units under FSDP's schedule (forward prefetch of one unit, backward
 /// prefetch before each unit's backward, reduce-scatter after it, on one set of links; HSDP's all-reduce after
 /// each reduce-scatter on another).
@@ -257,6 +281,14 @@ mod tests {
         assert!((buckets_exposed(1.0, 10, 0.01, 0.01) - 0.01).abs() < 1e-12);
         // Slow links: the buckets queue; all but the first ready interval is exposed.
         assert!((buckets_exposed(1.0, 10, 0.5, 0.5) - (0.1 + 5.0 - 1.0)).abs() < 1e-12);
+    }
+
+    #[test]
+    fn gathers_before_use_expose_the_first_unless_the_forward_is_short() {
+        assert!((gathers_exposed(1.0, 10, 0.01) - 0.01).abs() < 1e-12);
+        // Gathers slower than the forward uses them: all but the forward's share is exposed.
+        assert!((gathers_exposed(1.0, 10, 0.5) - (0.5 + 9.0 * 0.4)).abs() < 1e-12);
+        assert_eq!(gathers_exposed(1.0, 0, 0.5), 0.0);
     }
 
     #[test]

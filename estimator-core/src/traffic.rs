@@ -300,7 +300,10 @@ pub fn traffic(s: &Scenario) -> Vec<Traffic> {
             // ZeRO-2 keeps only its shard of the gradients, so it reduces them on every micro-batch (DeepSpeed
             // v0.19.8 `engine.py` `allreduce_gradients`: "ZeRO stage >= 2 communicates during non gradient
             // accumulation boundaries as well"); ZeRO-1 once per step, as DDP.
-            let pass = Builder::buckets(grads, s.input().bucket_bytes);
+            // Without overlap, megatron-core makes the whole gradient one bucket (`bucket_size = None`:
+            // `distributed_data_parallel.py`, "Set bucket_size to infinity if overlap_grad_reduce is False").
+            let bucket = if s.overlap_grad_reduce() { s.input().bucket_bytes } else { grads.max(1.0) };
+            let pass = Builder::buckets(grads, bucket);
             let times = if l.sync == SyncStrategy::Zero2 { m } else { 1.0 };
             b.add_times(Kind::GradientReduceScatter, Op::ReduceScatter, b.groups.dp, pass, times);
             let (calls, bucket, last) = Builder::buckets(grads, ZERO_ALLGATHER_BUCKET_ELEMENTS * elem);

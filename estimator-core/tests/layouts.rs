@@ -201,3 +201,37 @@ fn a_measured_bus_bandwidth_reaches_the_groups_across_nodes() {
     assert!(b.call_s.as_secs() > 1.5 * a.call_s.as_secs(), "{:?} vs {:?}", b.call_s, a.call_s);
     assert_eq!(row(&plain, Kind::FsdpAllGather).call_s, row(&half, Kind::FsdpAllGather).call_s);
 }
+
+#[test]
+fn megatrons_overlap_settings_decide_what_zero1_exposes() {
+    let job = |grad: bool, param: bool| {
+        step(|i| {
+            i.model = Some("llama-3.1-8b".into());
+            i.sync = SyncStrategy::Zero1;
+            i.nodes = 8;
+            i.compute = ComputeInput::Given { ms: 4000.0 };
+            i.overlap_grad_reduce = grad;
+            i.overlap_param_gather = param;
+        })
+    };
+    let (recipe, default, off) = (job(true, true), job(true, false), job(false, false));
+    // Without overlap, megatron-core reduce-scatters the whole gradient at once, after the backward: one call,
+    // all of it exposed.
+    let rs = row(&off, Kind::GradientReduceScatter);
+    assert_eq!(rs.calls, 1);
+    assert_eq!(rs.exposed_s, rs.time_s);
+    assert!(row(&default, Kind::GradientReduceScatter).calls > 1);
+    // With it on, the buckets hide behind the backward; the parameter gather behind the next forward.
+    let (ag_on, ag_off) = (row(&recipe, Kind::ParameterAllGather), row(&default, Kind::ParameterAllGather));
+    assert_eq!(ag_off.exposed_s, ag_off.time_s);
+    assert!(ag_on.exposed_s < ag_on.time_s);
+    assert!(recipe.step_s <= default.step_s && default.step_s <= off.step_s);
+    // The settings mean nothing to DDP.
+    let ddp = |grad| {
+        step(|i| {
+            i.overlap_grad_reduce = grad;
+            i.compute = ComputeInput::Given { ms: 4000.0 };
+        })
+    };
+    assert_eq!(ddp(true).step_s, ddp(false).step_s);
+}

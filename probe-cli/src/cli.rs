@@ -373,6 +373,16 @@ pub struct JobArgs {
     /// The framework overlaps the expert-parallel all-to-all with compute.
     #[arg(long)]
     pub ep_overlap: bool,
+    /// ZeRO-1/2: the gradient reduce-scatter runs bucket by bucket behind the backward (Megatron
+    /// --overlap-grad-reduce, on in its recipes). false: one reduce-scatter after the backward, exposed
+    /// (megatron-core's own default).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "true|false")]
+    pub overlap_grad_reduce: bool,
+    /// ZeRO-1/2: the parameter all-gather after the optimizer step overlaps the next forward (Megatron
+    /// --overlap-param-gather, on in its recipes). false (default): exposed, as DeepSpeed's ZeRO-1/2 and
+    /// megatron-core's own default run it.
+    #[arg(long, default_value_t = false, action = clap::ArgAction::Set, value_name = "true|false")]
+    pub overlap_param_gather: bool,
     /// Override: share of the communication hidden behind compute, 0..1 (default: what the frameworks'
     /// schedule hides: DDP's buckets behind the backward pass, FSDP's prefetched gathers, ...).
     #[arg(long, allow_negative_numbers = true)]

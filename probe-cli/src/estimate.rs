@@ -7,8 +7,8 @@ use estimator_core::scenario::{DEFAULT_MFU, DEFAULT_TOKENS_PER_STEP};
 use estimator_core::schedule::OverlapSource;
 use estimator_core::traffic::Traffic;
 use estimator_core::{
-    Comparison, ComputeInput, Estimate, Field, Scenario, ScenarioInput, Seconds, SweepPoint, compare, estimate, human,
-    sweep_line_rate, sweep_nodes,
+    Comparison, ComputeInput, Estimate, Field, Scenario, ScenarioInput, Seconds, SweepPoint, SyncStrategy, compare,
+    estimate, human, sweep_line_rate, sweep_nodes,
 };
 use serde::Serialize;
 
@@ -227,6 +227,26 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
             l.seq_len
         ),
     );
+    if matches!(l.sync, SyncStrategy::Zero1 | SyncStrategy::Zero2) && i.overlap.is_none() {
+        row(
+            &mut t,
+            "framework overlap",
+            format!(
+                "gradient reduce-scatter {}; parameter all-gather {} (set with --overlap-grad-reduce and \
+                 --overlap-param-gather)",
+                if i.overlap_grad_reduce {
+                    "bucket by bucket behind the backward (Megatron --overlap-grad-reduce, as its recipes set it)"
+                } else {
+                    "in one call after the backward (megatron-core's default)"
+                },
+                if i.overlap_param_gather {
+                    "behind the next forward (Megatron --overlap-param-gather)"
+                } else {
+                    "after the optimizer step, exposed (DeepSpeed's ZeRO-1/2, megatron-core's default)"
+                }
+            ),
+        );
+    }
     row(
         &mut t,
         "communication",

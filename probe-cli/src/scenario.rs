@@ -42,6 +42,8 @@ pub fn job_template(j: &JobArgs, compute: ComputeInput) -> ScenarioInput {
         activation_checkpointing: j.activation_checkpointing,
         tp_overlap: j.tp_overlap,
         ep_overlap: j.ep_overlap,
+        overlap_grad_reduce: j.overlap_grad_reduce,
+        overlap_param_gather: j.overlap_param_gather,
         grad_accum_steps: j.grad_accum_steps,
         bucket_bytes: j.bucket_bytes,
         overlap: j.overlap,

@@ -292,6 +292,17 @@ pub struct ScenarioInput {
     /// The framework overlaps the expert-parallel all-to-all with compute (DeepSeek-V3's DualPipe and the
     /// like).
     pub ep_overlap: bool,
+    /// ZeRO-1/2: the gradient reduce-scatter runs bucket by bucket behind the backward pass (Megatron's
+    /// `--overlap-grad-reduce`, on in its recipes; DeepSpeed's `overlap_comm`). Off: the whole gradient in one
+    /// reduce-scatter after the backward, exposed (megatron-core's own default: `overlap_grad_reduce = False`,
+    /// `distributed_data_parallel_config.py` @0011998 L14, and with it `bucket_size = None`, one bucket).
+    /// Default on.
+    pub overlap_grad_reduce: bool,
+    /// ZeRO-1/2: the parameter all-gather after the optimizer step overlaps the next forward, bucket by bucket
+    /// (Megatron's `--overlap-param-gather`, on in its recipes: `examples/llama/train_llama3_8b_h100_fp8.sh`
+    /// @157006d). Off: exposed, as DeepSpeed's ZeRO-1/2 runs it and as megatron-core's own default has it
+    /// (`distributed_data_parallel_config.py` @0011998 L17). Default off.
+    pub overlap_param_gather: bool,
 }
 
 impl Default for ScenarioInput {
@@ -331,6 +342,8 @@ impl Default for ScenarioInput {
             shard_group: None,
             tp_overlap: false,
             ep_overlap: false,
+            overlap_grad_reduce: true,
+            overlap_param_gather: false,
         }
     }
 }
@@ -487,6 +500,18 @@ impl Scenario {
     pub fn with_terms(mut self, terms: Terms) -> Scenario {
         self.terms = terms;
         self
+    }
+
+    /// Whether ZeRO-1/2's gradient reduce-scatter runs behind the backward: the input, or its default when the
+    /// model's terms do not take it ([`Terms::framework_overlap`]).
+    pub fn overlap_grad_reduce(&self) -> bool {
+        if self.terms.framework_overlap { self.input.overlap_grad_reduce } else { true }
+    }
+
+    /// Whether ZeRO-1/2's parameter all-gather overlaps the next forward: the input, or its default when the
+    /// model's terms do not take it.
+    pub fn overlap_param_gather(&self) -> bool {
+        self.terms.framework_overlap && self.input.overlap_param_gather
     }
 
     /// The model's shaped terms this scenario is estimated with.

@@ -182,6 +182,7 @@ for nodes, row, gbs, dp, tps in [
         "fabric: the llama3_8B README describes only its A800 box; H100 fabric taken from the same repository's llama3_70B H100 README ('InfiniBand，400Gb/s'), read as a 400 Gb/s NDR port rate with 8 ports per HGX H100 node assumed",
         "GPUDirect RDMA on assumed (not stated)",
         "activation checkpointing: README lists 'recompute-activations' (Megatron selective recompute), read as no full checkpointing",
+        "overlap_grad_reduce and overlap_param_gather false: the benchmark's pretrain_llama3.sh passes neither --overlap-grad-reduce nor --overlap-param-gather, so megatron-core's defaults (both False, distributed_data_parallel_config.py) hold; set after the first out-of-source replay read the 440-GPU run 55% slow, which is why fitted names framework-overlap",
     ]
     if nodes == 55:
         inferred.append("the 55x8 row is marked gbs=1760* and '仅供性能参考' (performance reference only); run_pretraining.py hard-codes 512 x 8192 tokens per step, but the row's MFU (34.2% = 7047 x 6 x 8e9 / 989e12) matches 7047 as real per-GPU throughput, so the 1760 global batch is assumed to have been used in the figure")
@@ -192,8 +193,10 @@ for nodes, row, gbs, dp, tps in [
         framework="Megatron-core (core_v0.6.0) via FlagPerf, TP2 + distributed optimizer, transformer-engine, flash-attn",
         input=dict(sync="zero1", model="llama-3.1-8b", dtype="fp32", tp=2, pp=1, nodes=nodes, gpus_per_node=8,
                    gpu="h100-sxm", fabric="infiniband", gdr=True, link_gbps=400, adapters_per_node=8,
-                   seq_len=8192, micro_batch_size=1, grad_accum_steps=ga),
+                   seq_len=8192, micro_batch_size=1, grad_accum_steps=ga, overlap_grad_reduce=False,
+                   overlap_param_gather=False),
         measured_step_s=tok_per_gpu / tps, baseline_step_s=tok_per_gpu / base_tps,
+        fitted=["framework-overlap"],
         baseline_note="1x8 row, same PP1/TP2 layout, micro-batch 1, seq 8192, DP4; step_equiv_s = per-GPU tokens of the multi-node step / baseline token/p/s",
         inferred=inferred)
 
@@ -450,7 +453,8 @@ about = ("Candidate public multi-node training runs collected for tests/data/ste
          "the run's own reported run-to-run spread in seconds, else 2% of the compute, and noise_basis says which). Each run's baseline is "
          "the same source's single-node (or single-GPU) step with the same per-GPU work, given to the model as compute; "
          "measured_step_s and baseline_step_s are derived from the quoted throughputs (see inferred). Nothing here is "
-         "fitted; every run is held out. See NOTES.md for the sources looked at and rejected.")
+         "fitted but what a run's `fitted` names (a model term added after the run was collected, while looking at "
+         "it). See NOTES.md for the sources looked at and rejected.")
 with open(__import__("os").path.join(__import__("os").path.dirname(__file__), "runs.json"), "w") as f:
     json.dump({"about": about, "runs": RUNS}, f, indent=1, ensure_ascii=False)
     f.write("\n")
