@@ -193,7 +193,7 @@ fn BarChart(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
     let bars = move || {
         a.with(|ra| b.with(|rb| chart::bars_svg(&[("A", &ra.estimate.step), ("B", &rb.estimate.step)]).into_string()))
     };
-    let described = move || a.with(|ra| b.with(|rb| render::bars_description(ra, rb)));
+    let described = move || a.with(|ra| b.with(|rb| chart::bars_description(ra, rb)));
     let has_bubble = move || {
         a.with(|ra| ra.estimate.step.bubble_s.as_secs() > 0.0) || b.with(|rb| rb.estimate.step.bubble_s.as_secs() > 0.0)
     };

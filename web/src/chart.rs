@@ -7,8 +7,8 @@ use estimator_core::{Scenario, StepEstimate, SweepPoint, sweep_nodes};
 
 use crate::html;
 use crate::html::Html;
-use crate::render;
-use crate::share::{ChartAxis, PageState};
+use crate::result::SideResult;
+use crate::share::{ChartAxis, PageState, Side};
 use estimator_core::human;
 
 /// What a part of a step bar is.
@@ -64,8 +64,9 @@ pub struct Segment {
 }
 
 /// Splits a step into compute only, compute with hidden communication under it, exposed communication, the
-/// pipeline bubble and the wait for the slowest rank, scaled so that `scale_s` seconds span `width`. Parts sum to the step time. (Communication on
-/// different links can hide more than the compute lasts; the bar shows the compute it covers.)
+/// pipeline bubble and the wait for the slowest rank, scaled so that `scale_s` seconds span `width`. Parts sum
+/// to the step time. (Communication on different links can hide more than the compute lasts; the bar shows the
+/// compute it covers.)
 pub fn bar_segments(step: &StepEstimate, scale_s: f64, width: f64) -> Vec<Segment> {
     let compute = step.compute_s.as_secs();
     let hidden = step.hidden_comm_s.as_secs().min(compute);
@@ -347,7 +348,7 @@ pub fn nodes_figure(query: &str) -> (Html, Html) {
         .collect();
     let lines: Vec<(&[SweepPoint], u32)> = sweeps.iter().map(|(p, n)| (&p[..], *n)).collect();
     let rows = match &sweeps[..] {
-        [a, b] => render::nodes_table_rows(&a.0, &b.0),
+        [a, b] => nodes_table_rows(&a.0, &b.0),
         _ => Html::new(),
     };
     (nodes_svg(&nodes_chart(&lines, state.chart)), rows)
@@ -372,4 +373,47 @@ pub fn log_gridlines(out: &mut Html, decades: (f64, f64), y: impl Fn(f64) -> f64
         );
         d += 1.0;
     }
+}
+
+/// The nodes chart's data as table rows (nodes, A step, A efficiency, B step, B efficiency).
+pub fn nodes_table_rows(a: &[SweepPoint], b: &[SweepPoint]) -> Html {
+    let mut h = Html::new();
+    for (pa, pb) in a.iter().zip(b.iter()).filter(|(pa, pb)| pa.x == pb.x) {
+        html!(
+            h,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            human::num(pa.x, 0),
+            human::secs(pa.step_s),
+            human::pct(pa.scaling_efficiency),
+            human::secs(pb.step_s),
+            human::pct(pb.scaling_efficiency)
+        );
+    }
+    h
+}
+
+/// The bar chart's accessible description.
+pub fn bars_description(a: &SideResult, b: &SideResult) -> String {
+    let part = |side: Side, r: &SideResult| {
+        let e = &r.estimate.step;
+        format!(
+            "{}: step {}, compute {}, hidden communication {}, exposed communication {}{}{}.",
+            side.label(),
+            human::secs(e.step_s),
+            human::secs(e.compute_s),
+            human::secs(e.hidden_comm_s),
+            human::secs(e.exposed_comm_s),
+            if e.bubble_s.as_secs() > 0.0 {
+                format!(", pipeline bubble {}", human::secs(e.bubble_s))
+            } else {
+                String::new()
+            },
+            if e.rank_wait_s.as_secs() > 0.0 {
+                format!(", wait for the slowest rank {}", human::secs(e.rank_wait_s))
+            } else {
+                String::new()
+            }
+        )
+    };
+    format!("{} {}", part(Side::A, a), part(Side::B, b))
 }

@@ -1,11 +1,11 @@
-//! The result cards, recommendations and chart table as [`Html`], from the model's figures: pure functions, every
+//! The result cards and recommendations as [`Html`], from the model's figures: pure functions, every
 //! interpolated text escaped by construction (`html!`). The page sets them as the inner HTML of their containers
 //! (`app.rs`), which keeps the wasm small: one formatting function per card instead of a typed view per element.
 
 use std::fmt::Write;
 
 use estimator_core::recommend::FabricChoice;
-use estimator_core::{ComputeInput, Estimate, GradDtype, RecommendationKind, Scenario, Seconds, SweepPoint};
+use estimator_core::{ComputeInput, Estimate, GradDtype, RecommendationKind, Scenario, Seconds};
 
 use crate::html;
 use crate::html::Html;
@@ -571,47 +571,4 @@ pub fn recommendation_line(side: Side, r: &SideResult) -> String {
     let rec = &r.estimate.recommendation;
     let fabric = rec.min_fabric.as_ref().map(|f| format!(" Smallest fabric: {}.", fabric_line(f))).unwrap_or_default();
     format!("{}: {}.{fabric}", side.label(), rec.headline)
-}
-
-/// The nodes chart's data as table rows (nodes, A step, A efficiency, B step, B efficiency).
-pub fn nodes_table_rows(a: &[SweepPoint], b: &[SweepPoint]) -> Html {
-    let mut h = Html::new();
-    for (pa, pb) in a.iter().zip(b.iter()).filter(|(pa, pb)| pa.x == pb.x) {
-        html!(
-            h,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            human::num(pa.x, 0),
-            human::secs(pa.step_s),
-            human::pct(pa.scaling_efficiency),
-            human::secs(pb.step_s),
-            human::pct(pb.scaling_efficiency)
-        );
-    }
-    h
-}
-
-/// The bar chart's accessible description.
-pub fn bars_description(a: &SideResult, b: &SideResult) -> String {
-    let part = |side: Side, r: &SideResult| {
-        let e = &r.estimate.step;
-        format!(
-            "{}: step {}, compute {}, hidden communication {}, exposed communication {}{}{}.",
-            side.label(),
-            human::secs(e.step_s),
-            human::secs(e.compute_s),
-            human::secs(e.hidden_comm_s),
-            human::secs(e.exposed_comm_s),
-            if e.bubble_s.as_secs() > 0.0 {
-                format!(", pipeline bubble {}", human::secs(e.bubble_s))
-            } else {
-                String::new()
-            },
-            if e.rank_wait_s.as_secs() > 0.0 {
-                format!(", wait for the slowest rank {}", human::secs(e.rank_wait_s))
-            } else {
-                String::new()
-            }
-        )
-    };
-    format!("{} {}", part(Side::A, a), part(Side::B, b))
 }
