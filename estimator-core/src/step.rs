@@ -105,9 +105,9 @@ pub struct StepEstimate {
     pub compute_s: Seconds,
     /// The pipeline bubble: (stages - 1) / micro-batches of the compute (0 without pipeline parallelism).
     pub bubble_s: Seconds,
-    /// The wait for the slowest rank: a synchronous step ends when its slowest GPU does. `rank_variation` of the
-    /// compute times e(N) - e(G), the expected maxima of N ranks' and of one node's G standard normals
-    /// ([`crate::straggler`]); 0 on one node.
+    /// The wait for the slowest rank: a synchronous step ends when its slowest GPU does. v (e(N) - e(G)) /
+    /// (1 + v e(G)) of the compute, v the `rank_variation`, e the expected maxima of N ranks' and of one node's G
+    /// standard normals ([`crate::straggler::wait_share`]); 0 on one node.
     pub rank_wait_s: Seconds,
     /// The per-rank coefficient of variation of the compute behind `rank_wait_s` (fitted on public runs:
     /// [`crate::terms::Terms::rank_variation`]).

@@ -6,8 +6,8 @@
 //! outliers up to 1.5X slower than the median GPU". With per-rank compute times spread with a coefficient of
 //! variation `v` (normal, the same GPU slow at every step), a step on N ranks takes the expected maximum of N of
 //! them: `mean x (1 + v x e(N))`, `e(N)` the expected maximum of N standard normals. The compute a user gives is
-//! taken as one node's step (the slowest of its GPUs already in it), so the term adds `e(N) - e(G)` of `v` for G
-//! GPUs per node.
+//! taken as one node's step (the slowest of its G GPUs already in it, `mean x (1 + v e(G))`), so the term adds
+//! `v (e(N) - e(G)) / (1 + v e(G))` of it.
 
 /// The expected maximum of `n` independent standard normal draws (Blom's approximation,
 /// `Φ⁻¹((n - 0.375) / (n + 0.25))`: 4.5% above the exact value at 2, within 1% from 8 to 10,000); 0 for one

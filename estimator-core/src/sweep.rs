@@ -64,6 +64,10 @@ pub struct SweepPoint {
     pub hidden_comm_s: Seconds,
     /// Exposed communication.
     pub exposed_comm_s: Seconds,
+    /// The pipeline bubble.
+    pub bubble_s: Seconds,
+    /// The wait for the slowest rank (step = compute + exposed + bubble + wait).
+    pub rank_wait_s: Seconds,
     /// Compute / step.
     pub scaling_efficiency: f64,
     /// The lower bound.
@@ -78,6 +82,8 @@ fn point(x: f64, s: &Scenario) -> SweepPoint {
         compute_s: e.compute_s,
         hidden_comm_s: e.hidden_comm_s,
         exposed_comm_s: e.exposed_comm_s,
+        bubble_s: e.bubble_s,
+        rank_wait_s: e.rank_wait_s,
         scaling_efficiency: e.scaling_efficiency,
         lower_bound_s: e.lower_bound_s,
     }
@@ -140,6 +146,10 @@ mod tests {
         let tp = s.with(|i| i.tp = 16).expect("valid on 2 nodes");
         let pts = sweep_nodes(&tp, &[1, 2, 4]).expect("the layout fits 2 and 4 nodes");
         assert_eq!(pts.iter().map(|p| p.x).collect::<Vec<_>>(), [2.0, 4.0]);
+        for p in sweep_nodes(&s, &[1, 2, 16, 128]).expect("valid nodes") {
+            let parts = p.compute_s + p.exposed_comm_s + p.bubble_s + p.rank_wait_s;
+            assert!((parts.as_secs() - p.step_s.as_secs()).abs() < 1e-9, "{} nodes: the parts add up", p.x);
+        }
         let rates = sweep_line_rate(&s, &[25.0, 100.0, 400.0]).expect("valid rates");
         assert!(rates.windows(2).all(|w| w[1].step_s <= w[0].step_s));
     }

@@ -376,12 +376,26 @@ pub struct JobArgs {
     /// ZeRO-1/2: the gradient reduce-scatter runs bucket by bucket behind the backward (Megatron
     /// --overlap-grad-reduce, on in its recipes). false: one reduce-scatter after the backward, exposed
     /// (megatron-core's own default).
-    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, value_name = "true|false")]
+    #[arg(
+        long,
+        default_value_t = true,
+        action = clap::ArgAction::Set,
+        num_args = 0..=1,
+        default_missing_value = "true",
+        value_name = "true|false"
+    )]
     pub overlap_grad_reduce: bool,
     /// ZeRO-1/2: the parameter all-gather after the optimizer step overlaps the next forward (Megatron
     /// --overlap-param-gather, on in its recipes). false (default): exposed, as DeepSpeed's ZeRO-1/2 and
     /// megatron-core's own default run it.
-    #[arg(long, default_value_t = false, action = clap::ArgAction::Set, value_name = "true|false")]
+    #[arg(
+        long,
+        default_value_t = false,
+        action = clap::ArgAction::Set,
+        num_args = 0..=1,
+        default_missing_value = "true",
+        value_name = "true|false"
+    )]
     pub overlap_param_gather: bool,
     /// Override: share of the communication hidden behind compute, 0..1 (default: what the frameworks'
     /// schedule hides: DDP's buckets behind the backward pass, FSDP's prefetched gathers, ...).

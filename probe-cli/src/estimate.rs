@@ -390,10 +390,12 @@ fn fabric_line(s: &Scenario) -> String {
 /// A against B, side by side.
 fn compare_text(a: &Scenario, b: &Scenario, c: &Comparison) -> String {
     let mut t = format!("\n  {:<24} {:>26} {:>26}\n", "A vs B", fabric_line(a), fabric_line(b));
-    let rows: [(&str, Seconds, Seconds); 5] = [
+    let rows: [(&str, Seconds, Seconds); 7] = [
         ("lower bound", c.a.step.lower_bound_s, c.b.step.lower_bound_s),
         ("communication", c.a.step.comm_s, c.b.step.comm_s),
         ("exposed communication", c.a.step.exposed_comm_s, c.b.step.exposed_comm_s),
+        ("pipeline bubble", c.a.step.bubble_s, c.b.step.bubble_s),
+        ("wait for slowest rank", c.a.step.rank_wait_s, c.b.step.rank_wait_s),
         ("compute", c.a.step.compute_s, c.b.step.compute_s),
         ("step", c.a.step.step_s, c.b.step.step_s),
     ];
@@ -412,15 +414,20 @@ fn compare_text(a: &Scenario, b: &Scenario, c: &Comparison) -> String {
 
 /// A sweep as a table: one row per point of `axis`.
 fn sweep_text(axis: &str, points: &[SweepPoint]) -> String {
-    let mut t = format!("\n  {axis:>8}  {:>12}  {:>12}  {:>12}  {:>10}\n", "step", "compute", "exposed", "efficiency");
+    let mut t = format!(
+        "\n  {axis:>8}  {:>12}  {:>12}  {:>12}  {:>12}  {:>12}  {:>10}\n",
+        "step", "compute", "exposed", "bubble", "wait", "efficiency"
+    );
     for p in points {
         let _ = writeln!(
             t,
-            "  {:>8}  {:>12}  {:>12}  {:>12}  {:>10}",
+            "  {:>8}  {:>12}  {:>12}  {:>12}  {:>12}  {:>12}  {:>10}",
             human::num(p.x, 3),
             human::secs(p.step_s),
             human::secs(p.compute_s),
             human::secs(p.exposed_comm_s),
+            human::secs(p.bubble_s),
+            human::secs(p.rank_wait_s),
             human::pct(p.scaling_efficiency)
         );
     }

@@ -3,7 +3,8 @@
 //!
 //! What comes back: the verdict (`as-expected`, `slower-than-expected`, `faster-than-expected`) within a tolerance
 //! that is the model's validated error on public training runs of the same kind of fabric ([`tolerance`]); the
-//! communication the measured step implies (measured step minus the compute and the pipeline bubble) against what
+//! communication the measured step implies (measured step minus the compute, the pipeline bubble and the wait for
+//! the slowest rank) against what
 //! the schedule should leave exposed; the all-reduce bus bandwidth that would explain the measured step (found by
 //! giving the model that bus bandwidth as a measurement, [`crate::ScenarioInput::measured_busbw_gbs`], until its step is
 //! the measured one) against the bandwidth the fabric should give; and for a slow run the likely causes, each with
@@ -58,31 +59,31 @@ pub struct Tolerance {
     pub basis: &'static str,
 }
 
-/// The tolerance on RDMA fabrics: 90% of the model's out-of-source steps (leave one source out: README, "The
-/// step, against public training runs") on the step replay's public runs over InfiniBand, RoCE and other RDMA
-/// fabrics (HPE Slingshot) are within 29.5% of the measured ones (as measured over expected step), rounded up to
-/// the next 5%. Out of source, not in sample: the runs a user checks are ones the model was not shaped on, and
-/// the model's in-sample error (4.3% on the runs it was shaped beside) would make healthy runs read slow.
-/// `tests/tests/run_check.rs` holds the two equal.
+/// The tolerance on RDMA fabrics: 90% of the model's steps on the step replay's public runs over InfiniBand,
+/// RoCE and other RDMA fabrics (HPE Slingshot) are within 29.5% of the measured ones out of source (leave one
+/// source out: README, "The step, against public training runs") and within 7.7% in sample (as measured over
+/// expected step); the larger, rounded up to the next 5%. Out of source because the runs a user checks are ones
+/// the model was not shaped on; in sample too because the check runs the model as shipped, whose own errors it
+/// must not call slow. `tests/tests/run_check.rs` holds the two equal.
 pub const RDMA_TOLERANCE: f64 = 0.30;
 /// The tolerance on TCP, and on GCP's GPUDirect-TCPX/TCPXO (no public training run over them checks the step):
-/// 90% of the model's out-of-source steps on the public runs over NCCL's TCP sockets are within 25.1%, rounded
-/// up to the next 5%.
-pub const TCP_TOLERANCE: f64 = 0.30;
+/// 90% of the model's steps on the public runs over NCCL's TCP sockets are within 25.1% out of source and 42.7%
+/// in sample (Horovod's 2017 VGG-16 over NCCL 2.0's sockets on 40 GbE); the larger, rounded up to the next 5%.
+pub const TCP_TOLERANCE: f64 = 0.45;
 
 /// The tolerance of a verdict on `fabric`.
 pub fn tolerance(fabric: Fabric) -> Tolerance {
     if fabric.is_rdma() {
         Tolerance {
             share: RDMA_TOLERANCE,
-            basis: "90% of the model's out-of-source steps on 54 public training runs over InfiniBand, RoCE and \
-                    Slingshot are within 29.5% (README, the step replay)",
+            basis: "90% of the model's steps on 54 public training runs over InfiniBand, RoCE and Slingshot are \
+                    within 29.5% out of source and 7.7% in sample (README, the step replay)",
         }
     } else {
         Tolerance {
             share: TCP_TOLERANCE,
-            basis: "90% of the model's out-of-source steps on 9 public training runs over TCP sockets, 2017's \
-                    among them, are within 25.1% (README, the step replay); no public run over \
+            basis: "90% of the model's steps on 9 public training runs over TCP sockets, 2017's among them, are \
+                    within 25.1% out of source and 42.7% in sample (README, the step replay); no public run over \
                     GPUDirect-TCPX/TCPXO checks it",
         }
     }
@@ -377,10 +378,14 @@ impl RunCheck {
             (
                 "communication",
                 format!(
-                    "implied {} (measured minus compute{}{}); the model's {}, {} of it hidden by the schedule",
+                    "implied {} (measured minus {}); the model's {}, {} of it hidden by the schedule",
                     signed_secs(self.implied_comm_s),
-                    if self.bubble_s > 0.0 { ", bubble" } else { "" },
-                    if self.rank_wait_s > 0.0 { " and the wait" } else { "" },
+                    match (self.bubble_s > 0.0, self.rank_wait_s > 0.0) {
+                        (true, true) => "compute, bubble and the wait for the slowest rank",
+                        (true, false) => "compute and bubble",
+                        (false, true) => "compute and the wait for the slowest rank",
+                        (false, false) => "compute",
+                    },
                     s(self.expected_comm_s),
                     pct(self.expected_hidden_share)
                 ),

@@ -13,6 +13,7 @@ def r4(x):
 
 def add(**kw):
     kw.setdefault("fitted", [])
+    kw.setdefault("source_group", None)
     kw.setdefault("noise_s", None)
     kw["input"]["compute"] = {"kind": "given", "ms": round(kw["baseline_step_s"] * 1000, 1)}
     kw["measured_step_s"] = r4(kw["measured_step_s"])
@@ -24,7 +25,7 @@ def add(**kw):
     else:
         kw["noise_s"] = r4(0.02 * kw["baseline_step_s"])
         kw["noise_basis"] = "2% of the compute: the source reports no spread"
-    order = ["id", "series", "source", "quote", "framework", "input", "measured_step_s", "baseline_step_s",
+    order = ["id", "series", "source", "source_group", "quote", "framework", "input", "measured_step_s", "baseline_step_s",
              "baseline_note", "inferred", "fitted", "noise_s", "noise_basis"]
     extra = [k for k in kw if k not in order]
     RUNS.append({k: kw[k] for k in order + extra})
@@ -109,6 +110,7 @@ b1, b2 = 6105, 11874
 add(id="flagperf-a100-40g-ib-resnet50-fp32-b256-2node",
     series="flagperf-dgxa100-40g-resnet50-fp32",
     source=FP_RN50,
+    source_group="flagperf-a100-40g: FlagPerf's ResNet-50 and ViT pages, one A100 40GB cluster",
     quote=FP_HW + FP_CORE +
     "| 配置                | precision | fix_hp        | e2e_time | p_whole | p_train | p_core | acc   | mem       |\n"
     "| A100单机8卡（1x8）  | fp32      | bs=256,lr=0.8 | 22653    | 5663    | 5866    | 6105   | 73.5% | 28.3/40.0 |\n"
@@ -131,6 +133,7 @@ v1, v2 = 1151, 10535
 add(id="flagperf-a100-40g-ib-vitb16-fp32-b256-2node",
     series="flagperf-dgxa100-40g-vit-b16-fp32",
     source=FP_VIT,
+    source_group="flagperf-a100-40g: FlagPerf's ResNet-50 and ViT pages, one A100 40GB cluster",
     quote=FP_HW + "| **计算吞吐量** | **p_core,见“性能指标”**                       | 不包含数据IO部分的耗时(p3>p2>p1)            |\n" +
     "| 配置              | precision | fix_hp | e2e_time | p_whole | p_train | p_core | final_acc1 | mem       |\n"
     "| A100单机8卡(1x8)  | fp32      | /      | 73258    | 5109    | 5316    | 5441   | 80.024     | 39.3/40.0 |\n"
@@ -279,6 +282,7 @@ for prec, seq, nodes, mbs, acc_n, acc_1, thr_n, thr_1 in BERT:
     add(id=f"dle-dgxa100-80g-ib-bert-large-{prec}-s{seq}-{nodes}node",
         series=f"dle-dgxa100-80g-bert-large-pretrain-{prec}-s{seq}",
         source=BERT_SRC,
+        source_group="dle-dgxa100-80g: DeepLearningExamples' BERT and BART pages, NVIDIA's DGX A100 80GB runs",
         quote=BERT_HEAD + BERT_ROWS[(1, seq)] + "\n" + BERT_ROWS[(nodes, seq)] + BERT_TAIL,
         framework="PyTorch DDP (NVIDIA DeepLearningExamples BERT, LAMB, NCCL)" + (", mixed precision" if prec == "amp" else ", TF32"),
         input=dict(sync="ddp", params=330e6, dtype=("fp16" if prec == "amp" else "fp32"), nodes=nodes, gpus_per_node=8,
@@ -318,6 +322,7 @@ for seq, mbs, ga, thr40, thr1 in [(128, 200, 1, 97028.51, 2572.86), (512, 32, 3,
     add(id=f"dle-dgxa100-80g-ib-bart-large-bf16-s{seq}-40node",
         series=f"dle-dgxa100-80g-bart-large-pretrain-bf16-s{seq}",
         source=BART_SRC,
+        source_group="dle-dgxa100-80g: DeepLearningExamples' BERT and BART pages, NVIDIA's DGX A100 80GB runs",
         quote=BART_HEAD + BART_ROWS[seq],
         framework="PyTorch DDP (NVIDIA DeepLearningExamples BART pre-training, BF16 autocast, NCCL)",
         input=dict(sync="ddp", params=406.3e6, dtype="fp32", nodes=40, gpus_per_node=8, gpu="a100-sxm4-80gb",
@@ -385,6 +390,7 @@ for prec, b, base_thr, rows, dtype in [("fp32", 128, 2887.65, RN_FP32_ROWS, "fp3
         add(id=f"dlperf-v100-ib100x1-resnet50-{prec}-b{b}-{nodes}node",
             series=f"dlperf-v100-ib100x1-resnet50-pytorch-{prec}",
             source=DLP_RN,
+            source_group="dlperf-v100: DLPerf's ResNet-50 and BERT pages, one 4-node V100 cluster",
             quote=q,
             framework="PyTorch (NVIDIA DeepLearningExamples ConvNets, 20.03 NGC, apex DDP, NCCL 2.5.6)" + (", AMP" if prec == "amp" else ""),
             input=dict(sync="ddp", params=25557032, dtype=dtype, nodes=nodes, gpus_per_node=8, gpu="v100-sxm2-16gb",
@@ -433,6 +439,7 @@ for prec, b, base_thr, rows, dtype in [("fp32", 32, 921.32, BERT_FP32_ROWS, "fp3
         add(id=f"dlperf-v100-ib100x1-bert-base-{prec}-b{b}-{nodes}node",
             series=f"dlperf-v100-ib100x1-bert-base-pytorch-{prec}",
             source=DLP_BERT,
+            source_group="dlperf-v100: DLPerf's ResNet-50 and BERT pages, one 4-node V100 cluster",
             quote=q,
             framework="PyTorch (NVIDIA DeepLearningExamples BERT, 20.03 NGC, apex DDP, FusedAdam, NCCL 2.5.6)" + (", --fp16" if prec == "fp16" else ""),
             input=dict(sync="ddp", params=110e6, dtype=dtype, nodes=nodes, gpus_per_node=8, gpu="v100-sxm2-16gb",

@@ -6,7 +6,8 @@
 //!
 //! **Out of source.** A run is predicted twice: *in sample*, by the model as shipped, and *out of source*, by the
 //! model with every term that was set from its source, or shaped while looking at its source's runs, taken out
-//! (leave one source out; a source is one document: a paper, a benchmark page, an issue thread). Each run's
+//! (leave one source out; a source is one document, a paper, a benchmark page or an issue thread, or documents
+//! of one team's runs on one cluster, which the data groups with `source_group`). Each run's
 //! `fitted` names the rules its source shaped ([`estimator_core::terms`]), which are switched off; a term whose
 //! constant is fitted on the runs (the per-rank variation) is fitted again on the other sources' runs ([`fold`]).
 //! The out-of-source figure is the one that says how the model does on runs it has not seen.
@@ -65,12 +66,21 @@ pub struct Run {
     /// A measured curve of the same hardware, where one exists.
     #[serde(default)]
     pub curve: Option<CurveRef>,
+    /// Documents that are one source for leave-one-source-out: the same table on two pages, or runs of one
+    /// cluster by one team on several pages. `None`: the document alone.
+    #[serde(default)]
+    pub source_group: Option<String>,
 }
 
 impl Run {
-    /// The document the run comes from: its address without the scheme, commit hashes and fragment, so that
-    /// two commits of one page are one source.
+    /// The source a fold leaves out: the run's `source_group`, else its document ([`Run::document_key`]).
     pub fn source_key(&self) -> String {
+        self.source_group.clone().unwrap_or_else(|| self.document_key())
+    }
+
+    /// The document the run comes from: its address without the scheme, commit hashes and fragment, so that
+    /// two commits of one page are one document.
+    pub fn document_key(&self) -> String {
         source_key(&self.source)
     }
 }

@@ -3,10 +3,12 @@
 //! **The split.** Where the run names a measured nccl-tests curve of its hardware ([`super::CurveRef`]), the
 //! model's collectives are checked on their own: for every network call of the curve's collective, the model's
 //! time is scaled by measured over model on the curve's hardware at that call's size (log-log between the
-//! curve's rows, its end rows' ratio beyond them), and the same schedule runs again on the corrected times. The
-//! difference between the model's added time and the corrected one is the collectives' part of the error; what is
-//! left between the corrected added time and the measured one is the overlap's (the schedule, and everything the
-//! model does not have: compute slowed beside NCCL, stragglers). The two add up to the whole added-time error.
+//! curve's rows, its end rows' ratio beyond them), and the same schedule runs again on the corrected times, the
+//! step's other parts (the bubble, the wait for the slowest rank) as they were. The difference between the
+//! model's added time and the corrected one is the collectives' part of the error; what is left between the
+//! corrected added time and the measured one is the overlap's (the schedule, and everything the model does not
+//! have: compute slowed beside NCCL, stragglers beyond the fitted wait). The two add up to the whole added-time
+//! error.
 
 use estimator_core::collective::{Op, collective};
 use estimator_core::schedule::schedule;
@@ -176,13 +178,10 @@ fn split(s: &Scenario, terms: Terms, t: &Table) -> Option<Split> {
     let e = estimate_step(&s);
     let o = schedule(&s, &mut rows, e.compute_s, forward_share(&s));
     let collective_error = 1.0 / measured_over_model(t, terms, message_bytes)? - 1.0;
-    Some(Split {
-        curve: t.id.clone(),
-        op: t.op,
-        message_bytes,
-        collective_error,
-        corrected_added_s: (o.exposed + o.bubble).as_secs(),
-    })
+    // The step's other parts as `estimate_step` adds them: compute slowed beside what is hidden, the bubble and
+    // the wait for the slowest rank (which does not depend on the collectives' times).
+    let added = o.exposed + o.hidden().scale(terms.interference) + o.bubble + e.rank_wait_s;
+    Some(Split { curve: t.id.clone(), op: t.op, message_bytes, collective_error, corrected_added_s: added.as_secs() })
 }
 
 /// Replays one run against the whole set (`runs`, for its source's fold) and the calibration tables (for its

@@ -168,6 +168,7 @@ pub fn regimes_markdown(replays: &[StepReplay]) -> String {
 /// targets.
 pub fn summary(replays: &[StepReplay]) -> String {
     let sources: BTreeSet<String> = replays.iter().map(|r| r.run.source_key()).collect();
+    let documents: BTreeSet<String> = replays.iter().map(|r| r.run.document_key()).collect();
     let fitted = replays.iter().filter(|r| !r.run.fitted.is_empty()).count();
     let step = |p: fn(&StepReplay) -> &Prediction| spread(replays.iter().map(|r| r.step_error(p(r))));
     let added = |p: fn(&StepReplay) -> &Prediction| {
@@ -182,11 +183,14 @@ pub fn summary(replays: &[StepReplay]) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} runs from {} sources; {fitted} of them name rules shaped beside their source and are predicted out of \
-         source without them; the per-rank variation is fitted on every run, and fitted again without each source \
-         to predict it. Figures are median / largest |error|.\n",
+        "{} runs from {} sources ({} documents); {fitted} of them name rules shaped beside their source and are \
+         predicted out of source without them; the per-rank variation is fitted on every run, and fitted again \
+         without each source to predict it. Which terms the model has was decided on these same runs (each stays \
+         only if it lowers the out-of-source error), so runs collected after a term are its real check. Figures \
+         are median / largest |error|.\n",
         replays.len(),
-        sources.len()
+        sources.len(),
+        documents.len()
     );
     let _ = writeln!(
         s,
@@ -266,10 +270,11 @@ pub fn headline(replays: &[StepReplay]) -> String {
         |s: Option<Spread>, f: fn(&Spread) -> f64| s.map_or("-".to_string(), |s| format!("{:.1}%", f(&s) * 100.0));
     format!(
         "**How close it is.** Each of {} public multi-node training runs from {} sources, predicted out of source \
-         (with nothing taken from its own source): the step is off by {} at the median and {} at most, and the time \
-         the run adds over its compute is within 1.5x on {within} of the {scored} runs where it is above noise. In \
-         sample (the model as shipped, its terms shaped on or fitted to these runs) the median is {}: that figure \
-         says little on its own. \
+         (without the rules shaped beside its source, the fitted constant fitted again without it): the step is \
+         off by {} at the median and {} at most, and the time the run adds over its compute is within 1.5x on \
+         {within} of the {scored} runs where it is above noise. In sample (the model as shipped, its terms shaped \
+         on or fitted to these runs) the median is {}: that figure says little on its own, and which terms the \
+         model has was chosen on these same runs. \
          [The step replay](#the-step-against-public-training-runs) has every run, by regime.",
         replays.len(),
         sources.len(),
