@@ -415,7 +415,7 @@ const FIELDS: [Spec; 15] = [
 ];
 
 /// Under "Parallelism": the model's shape and the layout.
-const PARALLELISM: [Spec; 9] = [
+const PARALLELISM: [Spec; 11] = [
     select(FormField::Model, "Model", || {
         std::iter::once((String::new(), "Any (by size)".to_string()))
             .chain(MODELS.iter().map(|m| (m.key.to_string(), m.name.to_string())))
@@ -442,6 +442,18 @@ const PARALLELISM: [Spec; 9] = [
     text(FormField::SeqLen, "Sequence length", "tokens", None),
     text(FormField::MicroBatchSize, "Micro-batch size", "seqs", None),
     Spec { field: FormField::Checkpointing, label: "Activation checkpointing", kind: Kind::Check, only: None },
+    Spec {
+        field: FormField::GradOverlap,
+        label: "ZeRO-1/2: gradient reduce-scatter behind the backward (--overlap-grad-reduce)",
+        kind: Kind::Check,
+        only: None,
+    },
+    Spec {
+        field: FormField::ParamOverlap,
+        label: "ZeRO-1/2: parameter all-gather behind the next forward (--overlap-param-gather)",
+        kind: Kind::Check,
+        only: None,
+    },
 ];
 
 /// Under "Advanced".

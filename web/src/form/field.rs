@@ -33,12 +33,14 @@ pub enum FormField {
     SeqLen,
     MicroBatchSize,
     Checkpointing,
+    GradOverlap,
+    ParamOverlap,
     Domain,
 }
 
 impl FormField {
     /// Every field, in form order.
-    pub const ALL: [FormField; 28] = [
+    pub const ALL: [FormField; 30] = [
         FormField::Params,
         FormField::Dtype,
         FormField::Sync,
@@ -66,6 +68,8 @@ impl FormField {
         FormField::SeqLen,
         FormField::MicroBatchSize,
         FormField::Checkpointing,
+        FormField::GradOverlap,
+        FormField::ParamOverlap,
         FormField::Domain,
     ];
 
@@ -99,6 +103,8 @@ impl FormField {
             FormField::SeqLen => "seq_len",
             FormField::MicroBatchSize => "mbs",
             FormField::Checkpointing => "ckpt",
+            FormField::GradOverlap => "grad_overlap",
+            FormField::ParamOverlap => "param_overlap",
             FormField::Domain => "domain",
         }
     }

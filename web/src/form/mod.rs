@@ -95,6 +95,10 @@ pub struct ScenarioForm {
     pub micro_batch_size: String,
     /// Activation checkpointing.
     pub checkpointing: bool,
+    /// ZeRO-1/2: the gradient reduce-scatter behind the backward (Megatron's `--overlap-grad-reduce`).
+    pub grad_overlap: bool,
+    /// ZeRO-1/2: the parameter all-gather behind the next forward (Megatron's `--overlap-param-gather`).
+    pub param_overlap: bool,
 }
 
 impl ScenarioForm {
@@ -140,6 +144,8 @@ impl ScenarioForm {
             seq_len: i.seq_len.to_string(),
             micro_batch_size: i.micro_batch_size.to_string(),
             checkpointing: i.activation_checkpointing,
+            grad_overlap: i.overlap_grad_reduce,
+            param_overlap: i.overlap_param_gather,
         }
     }
 
@@ -210,7 +216,9 @@ impl ScenarioForm {
             | FormField::Fabric
             | FormField::Gdr
             | FormField::Compute
-            | FormField::Checkpointing => {
+            | FormField::Checkpointing
+            | FormField::GradOverlap
+            | FormField::ParamOverlap => {
                 return None;
             }
         })
@@ -224,6 +232,8 @@ impl ScenarioForm {
             FormField::Fabric => self.fabric.name().to_string(),
             FormField::Gdr => if self.gdr { "1" } else { "0" }.to_string(),
             FormField::Checkpointing => if self.checkpointing { "1" } else { "0" }.to_string(),
+            FormField::GradOverlap => if self.grad_overlap { "1" } else { "0" }.to_string(),
+            FormField::ParamOverlap => if self.param_overlap { "1" } else { "0" }.to_string(),
             FormField::Compute => match self.compute_mode {
                 ComputeMode::Tokens => "tokens",
                 ComputeMode::Given => "given",
@@ -283,6 +293,8 @@ impl ScenarioForm {
             }
             FormField::Gdr => self.gdr = flag(v).ok_or_else(|| refuse("1 or 0"))?,
             FormField::Checkpointing => self.checkpointing = flag(v).ok_or_else(|| refuse("1 or 0"))?,
+            FormField::GradOverlap => self.grad_overlap = flag(v).ok_or_else(|| refuse("1 or 0"))?,
+            FormField::ParamOverlap => self.param_overlap = flag(v).ok_or_else(|| refuse("1 or 0"))?,
             FormField::Compute => {
                 self.compute_mode = match v.trim() {
                     "tokens" => ComputeMode::Tokens,
@@ -428,6 +440,8 @@ impl ScenarioForm {
             seq_len,
             micro_batch_size,
             activation_checkpointing: self.checkpointing,
+            overlap_grad_reduce: self.grad_overlap,
+            overlap_param_gather: self.param_overlap,
             ..d
         };
         (input, errors)
