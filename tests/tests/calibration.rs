@@ -244,7 +244,8 @@ fn training_runs_are_replayed() {
     let runs = all_runs().expect("runs read");
     let md = table::markdown(&replays, &runs).expect("the terms tried replay");
     println!("{STEPS_START}\n{md}{STEPS_END}");
-    println!("{HEADLINE_START}\n{}\n{HEADLINE_END}", table::headline(&replays));
+    let later = tests::calibration::steps::load_runs(&tests::calibration::steps::later_path()).expect("later runs");
+    println!("{HEADLINE_START}\n{}\n{HEADLINE_END}", table::headline(&replays, &later).expect("later runs replay"));
 
     assert!(replays.len() >= 60, "the set holds {} runs", replays.len());
     let sources: BTreeSet<String> = replays.iter().map(|r| r.run.source_key()).collect();
@@ -303,7 +304,7 @@ fn training_runs_are_replayed() {
 
 #[test]
 fn readme_holds_the_current_steps_table() {
-    use tests::calibration::steps::{all_runs, replay_all, table};
+    use tests::calibration::steps::{all_runs, later_path, load_runs, replay_all, table};
     let replays = replay_all().expect("runs replay");
     let md = table::markdown(&replays, &all_runs().expect("runs read")).expect("the terms tried replay");
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).expect("README");
@@ -311,7 +312,7 @@ fn readme_holds_the_current_steps_table() {
     let end = readme.find(HEADLINE_END).expect("README has the headline end marker");
     assert_eq!(
         readme[start..end].trim(),
-        table::headline(&replays).trim(),
+        table::headline(&replays, &load_runs(&later_path()).expect("later runs")).expect("later runs replay").trim(),
         "README's accuracy headline is stale: run scripts/update-calibration-table.sh"
     );
     let start = readme.find(STEPS_START).expect("README has the steps start marker") + STEPS_START.len();
@@ -383,4 +384,52 @@ fn collected_runs_are_held_out_scenarios() {
         // DLPerf's Megatron tables are kept aside; its other tables are not.
         assert!(!(r.source.contains("DLPerf") && r.source.contains("Megatron")), "{}: DLPerf Megatron", r.id);
     }
+}
+
+const LATER_START: &str = "<!-- later-runs:start -->";
+const LATER_END: &str = "<!-- later-runs:end -->";
+
+/// Runs collected after the model's terms were chosen (`tests/data/steps/later/`), scored with the model as
+/// shipped and fitted on nothing: each a valid scenario from a source that is not kept aside, and not one of the
+/// replay's; the shipped model's step median is below that of the model without the wait and of the baseline, so
+/// the terms chosen on the replay's runs hold on these; README holds the table.
+#[test]
+fn later_runs_check_the_shipped_model() {
+    use std::collections::HashSet;
+    use tests::calibration::steps::{all_runs, later_path, load_runs, table};
+    let runs = load_runs(&later_path()).expect("later runs read");
+    assert!(runs.len() >= 15, "{} later runs", runs.len());
+    let replay: HashSet<String> = all_runs().expect("runs read").iter().map(|r| r.document_key()).collect();
+    let mut ids = HashSet::new();
+    for r in &runs {
+        assert!(ids.insert(r.id.as_str()), "{}: id used twice", r.id);
+        let s = estimator_core::Scenario::new(r.input.clone()).unwrap_or_else(|e| panic!("{}: {e}", r.id));
+        assert!(s.warnings().is_empty(), "{}: {:?}", r.id, s.warnings());
+        assert!(r.fitted.is_empty(), "{}: fitted {:?}", r.id, r.fitted);
+        assert!(r.baseline_step_s > 0.0 && r.measured_step_s >= r.baseline_step_s, "{}: step below compute", r.id);
+        assert!(r.source.starts_with("https://"), "{}: source {}", r.id, r.source);
+        assert!(!replay.contains(&r.document_key()), "{}: a document of the replay", r.id);
+        for kept in KEPT_ASIDE {
+            assert!(!r.source.contains(kept), "{}: {} is kept aside", r.id, r.source);
+        }
+    }
+    let md = table::later_markdown(&runs).expect("later runs replay");
+    println!("{LATER_START}\n{md}{LATER_END}");
+    let median = |terms| {
+        let steps = table::later_steps(&runs, terms).expect("replay");
+        Spread::of(runs.iter().zip(&steps).map(|(r, (step, _))| step / r.measured_step_s - 1.0)).expect("runs").median
+    };
+    let models = table::later_models();
+    let shipped = median(models[0].1);
+    for (name, terms) in [models[1], models[3]] {
+        assert!(shipped < median(terms), "{name}: {:.2}% vs shipped {:.2}%", median(terms) * 100.0, shipped * 100.0);
+    }
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).expect("README");
+    let start = readme.find(LATER_START).expect("README has the later-runs start marker") + LATER_START.len();
+    let end = readme.find(LATER_END).expect("README has the later-runs end marker");
+    assert_eq!(
+        readme[start..end].trim(),
+        md.trim(),
+        "README's later-runs table is stale: run scripts/update-calibration-table.sh"
+    );
 }

@@ -108,6 +108,12 @@ pub fn collected_path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/steps/collected/runs.json")
 }
 
+/// `tests/data/steps/later/runs.json`: runs collected after the model's terms were chosen, scored as shipped and
+/// fitted on nothing.
+pub fn later_path() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/steps/later/runs.json")
+}
+
 /// Reads the runs of one file.
 pub fn load_runs(path: &Path) -> Result<Vec<Run>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
