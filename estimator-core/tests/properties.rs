@@ -183,8 +183,32 @@ proptest! {
         prop_assert!(not_slower(&step(&schedule), &step(&none)));
         // A framework that overlaps tensor- and expert-parallel communication.
         let overlapped = ScenarioInput { tp_overlap: true, ep_overlap: true, ..schedule.clone() };
-        let exposed = ScenarioInput { tp_overlap: false, ep_overlap: false, ..schedule };
+        let exposed = ScenarioInput { tp_overlap: false, ep_overlap: false, ..schedule.clone() };
         prop_assert!(not_slower(&step(&overlapped), &step(&exposed)));
+        // ZeRO-1/2's parameter all-gather behind the next forward never exposes more than after the optimizer.
+        let gathered = ScenarioInput { overlap_param_gather: true, overlap_grad_reduce: true, ..schedule.clone() };
+        let after = ScenarioInput { overlap_param_gather: false, overlap_grad_reduce: true, ..schedule };
+        prop_assert!(not_slower(&step(&gathered), &step(&after)));
+    }
+
+    #[test]
+    fn the_wait_for_the_slowest_rank_grows_with_the_ranks_and_the_parts_add_up(i in scenario(), more in 1i64..8) {
+        let e = step(&i);
+        prop_assert!(e.rank_wait_s.as_secs() >= 0.0);
+        let parts = e.compute_s + e.exposed_comm_s + e.bubble_s + e.rank_wait_s;
+        prop_assert!((parts.as_secs() - e.step_s.as_secs()).abs() <= 1e-9 * e.step_s.as_secs().max(1.0));
+        if i.nodes == 1 {
+            prop_assert_eq!(e.rank_wait_s.as_secs(), 0.0);
+        }
+        // More nodes of the same kind: never less to wait for, in seconds per second of compute.
+        let wider = ScenarioInput { nodes: i.nodes * more, ..i.clone() };
+        if let Ok(w) = Scenario::new(wider) {
+            let w = estimate_step(&w);
+            let share = |e: &StepEstimate| {
+                if e.compute_s.as_secs() > 0.0 { e.rank_wait_s.as_secs() / e.compute_s.as_secs() } else { 0.0 }
+            };
+            prop_assert!(share(&w) + 1e-12 >= share(&e));
+        }
     }
 
     #[test]
