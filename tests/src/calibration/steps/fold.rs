@@ -99,13 +99,17 @@ pub const VARIANTS: [Variant; 5] = [
         make: |t| Terms { schedule: false, ..t },
         fit: true,
     },
-    Variant {
-        name: "nothing hidden, no wait (the baseline)",
-        basis: "compute plus all communication",
-        make: |t| Terms { schedule: false, interference: 0.0, rank_variation: 0.0, ..t },
-        fit: false,
-    },
+    BASELINE,
 ];
+
+/// The model with nothing hidden and none of the step's own terms, compute plus all communication: the
+/// baseline every term must beat.
+pub const BASELINE: Variant = Variant {
+    name: "nothing hidden, no wait (the baseline)",
+    basis: "compute plus all communication",
+    make: |t| Terms { schedule: false, interference: 0.0, rank_variation: 0.0, ..t },
+    fit: false,
+};
 
 /// The terms `run` is predicted with out of source by `variant`: its fold's rules ([`rule_terms`]) changed by
 /// the variant, with the per-rank variation fitted on the runs of every other source under them.

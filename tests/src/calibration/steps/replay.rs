@@ -19,6 +19,7 @@ use estimator_core::{Bytes, Scenario, estimate_step};
 
 use super::super::calibration_path;
 use super::super::curves::{Table, curves_path, load_tables};
+use super::fold::BASELINE;
 use super::{Run, all_runs, out_of_source_terms};
 
 /// What one model predicts for a run.
@@ -74,7 +75,7 @@ pub struct StepReplay {
     pub in_sample: Prediction,
     /// The model without the terms fitted to the run's source.
     pub out_of_source: Prediction,
-    /// Compute plus all communication, out of source ([`no_overlap_terms`]): a baseline.
+    /// Compute plus all communication, out of source ([`BASELINE`]): a baseline.
     pub no_overlap: Prediction,
     /// The seed's arithmetic: the lower bound, added in full, seconds.
     pub seed_added_s: f64,
@@ -106,10 +107,7 @@ impl StepReplay {
     /// Whether a prediction's added time is within a factor of `factor` of the measured one (`None` within
     /// noise).
     pub fn added_within(&self, p: &Prediction, factor: f64) -> Option<bool> {
-        (!self.within_noise()).then(|| {
-            let ratio = p.added_s() / self.measured_added_s();
-            ratio >= 1.0 / factor && ratio <= factor
-        })
+        (!self.within_noise()).then(|| within_factor(p.added_s(), self.measured_added_s(), factor))
     }
 
     /// The seed's step: compute plus its added time.
@@ -190,10 +188,9 @@ pub fn replay_run(run: &Run, runs: &[Run], tables: &[Table]) -> Result<StepRepla
     replay_with(run, out_of_source_terms(run, runs)?, tables)
 }
 
-/// The model with nothing hidden and none of the step's own terms: compute plus all communication, the
-/// baseline every term must beat.
-pub fn no_overlap_terms(oos: Terms) -> Terms {
-    Terms { schedule: false, interference: 0.0, rank_variation: 0.0, ..oos }
+/// Whether a model's added time is within `factor` of the measured one, either way.
+pub fn within_factor(model_added_s: f64, measured_added_s: f64, factor: f64) -> bool {
+    (1.0 / factor..=factor).contains(&(model_added_s / measured_added_s))
 }
 
 fn replay_with(run: &Run, oos: Terms, tables: &[Table]) -> Result<StepReplay, String> {
@@ -211,7 +208,7 @@ fn replay_with(run: &Run, oos: Terms, tables: &[Table]) -> Result<StepReplay, St
         layout: e.layout.description(),
         in_sample: Prediction::of(&s, Terms::SHIPPED),
         out_of_source: Prediction::of(&s, oos),
-        no_overlap: Prediction::of(&s, no_overlap_terms(oos)),
+        no_overlap: Prediction::of(&s, (BASELINE.make)(oos)),
         seed_added_s: e.lower_bound_s.as_secs(),
         split,
         scenario: s,

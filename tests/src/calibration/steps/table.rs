@@ -9,7 +9,7 @@ use estimator_core::{Fabric, Scenario, SyncStrategy, estimate_step};
 use super::super::Spread;
 use super::Run;
 use super::fold::{VARIANTS, variant_steps};
-use super::replay::{Prediction, StepReplay};
+use super::replay::{Prediction, StepReplay, within_factor};
 
 /// The factor on the added time: a prediction within 1.5x of the measured added time (either way) is
 /// counted as right.
@@ -240,10 +240,7 @@ pub fn variant_figures(runs: &[Run], steps: &[(f64, f64)]) -> (String, String, (
         .iter()
         .zip(steps)
         .filter(|(r, _)| r.measured_step_s - r.baseline_step_s >= r.noise_s)
-        .map(|(r, (step, compute))| {
-            let ratio = (step - compute) / (r.measured_step_s - r.baseline_step_s);
-            (1.0 / ADDED_FACTOR..=ADDED_FACTOR).contains(&ratio)
-        })
+        .map(|(r, (step, compute))| within_factor(step - compute, r.measured_step_s - r.baseline_step_s, ADDED_FACTOR))
         .collect();
     (all, held, (flags.iter().filter(|f| **f).count(), flags.len()))
 }
@@ -302,14 +299,10 @@ pub fn markdown(replays: &[StepReplay], runs: &[Run]) -> Result<String, String> 
     ))
 }
 
-/// The models the later runs are scored with: each fixed, nothing fitted on the runs.
-pub fn later_models() -> [(&'static str, Terms); 4] {
-    [
-        ("the model as shipped", Terms::SHIPPED),
-        ("without the wait for the slowest rank", Terms { rank_variation: 0.0, ..Terms::SHIPPED }),
-        ("with compute slowed beside communication (18.9%)", Terms { interference: 0.189, ..Terms::SHIPPED }),
-        ("nothing hidden, no wait (the baseline)", Terms { schedule: false, rank_variation: 0.0, ..Terms::SHIPPED }),
-    ]
+/// The models the later runs are scored with: each of [`VARIANTS`] made from the shipped terms, nothing fitted
+/// on the runs (the model first).
+pub fn later_models() -> Vec<(&'static str, Terms)> {
+    VARIANTS.iter().map(|v| (v.name, (v.make)(Terms::SHIPPED))).collect()
 }
 
 /// Each later run's (step, compute) under `terms`.
