@@ -1,34 +1,17 @@
 #!/usr/bin/env python3
 """Builds runs.json (beside this script) from the quoted numbers below. Every number that enters a step time is a literal
 copied from the quote of its run; the arithmetic is here so it can be checked. Same conventions as ../collected/build.py."""
-import json
 import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from build_runs import MIB, run, write  # noqa: E402
 
 RUNS = []
-MIB = 1024 * 1024
-
-
-def r4(x):
-    return round(x, 4)
 
 
 def add(**kw):
-    kw.setdefault("fitted", [])
-    kw.setdefault("source_group", None)
-    kw.setdefault("noise_s", None)
-    kw["input"]["compute"] = {"kind": "given", "ms": round(kw["baseline_step_s"] * 1000, 1)}
-    kw["measured_step_s"] = r4(kw["measured_step_s"])
-    kw["baseline_step_s"] = r4(kw["baseline_step_s"])
-    if kw["noise_s"] is not None:
-        kw["noise_s"] = r4(kw["noise_s"])
-        kw["noise_basis"] = "own spread: max - min of the step over the repeats the source lists"
-    else:
-        kw["noise_s"] = r4(0.02 * kw["baseline_step_s"])
-        kw["noise_basis"] = "2% of the compute: the source reports no spread"
-    order = ["id", "series", "source", "source_group", "quote", "framework", "input", "measured_step_s", "baseline_step_s",
-             "baseline_note", "inferred", "fitted", "noise_s", "noise_basis"]
-    extra = [k for k in kw if k not in order]
-    RUNS.append({k: kw[k] for k in order + extra})
+    RUNS.append(run(**kw))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -308,10 +291,4 @@ about = ("Public multi-node training runs collected on 2026-12-04 after the mode
          "equivalent of the multi-node step at the single-node per-GPU throughput where accumulation differs), given to the "
          "model as compute; measured_step_s and baseline_step_s are derived from the quoted throughputs (see inferred). "
          "Nothing is fitted. See NOTES.md for the sources looked at and rejected.")
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "runs.json"), "w") as f:
-    json.dump({"about": about, "runs": RUNS}, f, indent=1, ensure_ascii=False)
-    f.write("\n")
-for r in RUNS:
-    add_s = r["measured_step_s"] - r["baseline_step_s"]
-    print(f'{r["id"]:58s} meas {r["measured_step_s"]:8.4f} base {r["baseline_step_s"]:8.4f} added {add_s:+.4f} ({100*add_s/r["baseline_step_s"]:+.1f}%) noise {r["noise_s"]}')
-print(len(RUNS), "runs")
+write(__file__, about, RUNS)
