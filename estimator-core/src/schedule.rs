@@ -96,8 +96,13 @@ pub fn schedule(s: &Scenario, rows: &mut [Traffic], compute: Seconds, forward_sh
     let m = f64::from(l.micro_batches.max(1));
     let comm = rows.iter().fold(Seconds::ZERO, |a, r| a + r.time_s);
     let bubble = if l.pp > 1 { compute.scale(f64::from(l.pp - 1) / m) } else { Seconds::ZERO };
-    if let Some(share) = s.input().overlap {
-        // The user's share, as before the schedule: at most the last accumulation step's compute is hidden.
+    // The user's share, as before the schedule; without the schedule (`Terms::schedule` off), none.
+    let share = match s.input().overlap {
+        Some(share) => Some((share, OverlapSource::Set)),
+        None => (!s.terms().schedule).then_some((0.0, OverlapSource::None)),
+    };
+    if let Some((share, source)) = share {
+        // At most the last accumulation step's compute is hidden.
         let window = compute.scale(1.0 / f64::from(s.grad_accum_steps()));
         let hidden = comm.scale(share).min(window);
         let exposed = comm - hidden;
@@ -105,13 +110,7 @@ pub fn schedule(s: &Scenario, rows: &mut [Traffic], compute: Seconds, forward_sh
         for r in rows.iter_mut() {
             r.exposed_s = r.time_s.scale(ratio);
         }
-        return Overlap { comm, exposed, bubble, source: OverlapSource::Set };
-    }
-    if !s.terms().schedule {
-        for r in rows.iter_mut() {
-            r.exposed_s = r.time_s;
-        }
-        return Overlap { comm, exposed: comm, bubble, source: OverlapSource::None };
+        return Overlap { comm, exposed, bubble, source };
     }
 
     let micro = compute.as_secs() / m;
