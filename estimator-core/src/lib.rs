@@ -16,6 +16,7 @@
 //! assert!((e.step.lower_bound_s.as_secs() - 8.96).abs() < 1e-9);
 //! ```
 
+pub mod accuracy;
 pub mod catalog;
 pub mod collective;
 pub mod estimate;

@@ -114,6 +114,9 @@ pub struct StepEstimate {
     pub rank_variation: f64,
     /// Step time: compute + exposed communication + bubble + the wait for the slowest rank.
     pub step_s: Seconds,
+    /// The step's range, [low, high]: the 5th to 95th percentile of measured over predicted step on public runs
+    /// the model was not shaped on ([`crate::accuracy`]); it always holds `step_s`.
+    pub step_range_s: [Seconds; 2],
     /// Compute / step: 1 when communication is free.
     pub scaling_efficiency: f64,
     /// Exposed communication / step.
@@ -290,6 +293,7 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
         rank_wait_s: wait,
         rank_variation: terms.rank_variation,
         step_s: step,
+        step_range_s: crate::accuracy::step_range(step),
         scaling_efficiency,
         exposed_share,
         tokens_per_s,

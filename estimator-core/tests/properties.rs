@@ -148,6 +148,8 @@ proptest! {
         let e = step(&i);
         prop_assert!(e.step_s >= e.compute_s);
         prop_assert!(e.step_s >= e.exposed_comm_s);
+        // The range always holds the point.
+        prop_assert!(e.step_range_s[0] <= e.step_s && e.step_s <= e.step_range_s[1], "{:?}", e.step_range_s);
         prop_assert!(e.exposed_comm_s.as_secs() >= 0.0);
         prop_assert!(e.exposed_comm_s <= e.comm_s);
         // Communication on different links runs side by side, so more can be hidden than the compute lasts, but

@@ -310,12 +310,15 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
         &mut t,
         "step",
         format!(
-            "{} (scaling efficiency {}, exposed communication {} of the step{tokens})",
+            "{}, {} to {} (scaling efficiency {}, exposed communication {} of the step{tokens})",
             human::secs(st.step_s),
+            human::secs(st.step_range_s[0]),
+            human::secs(st.step_range_s[1]),
             human::pct(st.scaling_efficiency),
             human::pct(st.exposed_share)
         ),
     );
+    row(&mut t, "  range", estimator_core::accuracy::STEP_RANGE_BASIS.to_string());
     row(
         &mut t,
         "memory per GPU",

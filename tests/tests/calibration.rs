@@ -436,3 +436,43 @@ fn later_runs_check_the_shipped_model() {
         "README's later-runs table is stale: run scripts/update-calibration-table.sh"
     );
 }
+
+/// The step's range ([`estimator_core::accuracy`]) is the 5th to 95th percentile of measured over predicted step
+/// out of source, on every run of the replay, rounded outwards; each run's own range, taken from the other sources'
+/// runs, is scored, and so are the per-regime ranges the pooled one was chosen against (the pooled one holds the
+/// measured step at least as often as each, or is narrower on more runs), and the later runs as shipped.
+///
+/// The targets (the measured step inside the range on at least 90% of the runs, the range within +-25% of
+/// the point on at least 80%) are not both met out of source: the figures are held to what the range reaches now.
+#[test]
+fn the_step_range_is_the_out_of_source_spread() {
+    use estimator_core::accuracy::{STEP_RANGE_HIGH, STEP_RANGE_LOW, STEP_RANGE_RUNS, STEP_RANGE_SOURCES};
+    use std::collections::BTreeSet;
+    use tests::calibration::steps::range::{self, POOLINGS};
+    use tests::calibration::steps::{later_path, load_runs, replay_all};
+    let replays = replay_all().expect("runs replay");
+    let (lo, hi) = range::pooled(&replays).expect("a range");
+    let sources: BTreeSet<String> = replays.iter().map(|r| r.run.source_key()).collect();
+    println!("pooled: {lo:.4} to {hi:.4} over {} runs, {} sources", replays.len(), sources.len());
+    assert_eq!((STEP_RANGE_RUNS, STEP_RANGE_SOURCES), (replays.len(), sources.len()), "accuracy.rs's counts");
+    assert!(
+        (STEP_RANGE_LOW - (lo * 1000.0).floor() / 1000.0).abs() < 1e-9
+            && (STEP_RANGE_HIGH - (hi * 1000.0).ceil() / 1000.0).abs() < 1e-9,
+        "accuracy.rs ships {STEP_RANGE_LOW} to {STEP_RANGE_HIGH}; the runs give {lo:.4} to {hi:.4}"
+    );
+    let shipped = range::out_of_source_coverage(&replays, &POOLINGS[0]).expect("ranges");
+    println!("{}: {shipped:?}", POOLINGS[0].name);
+    for p in &POOLINGS[1..] {
+        let c = range::out_of_source_coverage(&replays, p).expect("ranges");
+        println!("{}: {c:?}", p.name);
+        assert!(
+            shipped.inside >= c.inside || shipped.narrow > c.narrow,
+            "{}: {c:?} against the pooled {shipped:?}",
+            p.name
+        );
+    }
+    assert!(shipped.inside * 100 >= shipped.runs * 85, "out of source, the range holds {shipped:?}");
+    let later = range::later_coverage(&load_runs(&later_path()).expect("later runs")).expect("later runs replay");
+    println!("later runs as shipped: {later:?}");
+    assert!(later.inside * 100 >= later.runs * 85 && later.narrow == later.runs, "later runs: {later:?}");
+}

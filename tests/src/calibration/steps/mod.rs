@@ -21,6 +21,7 @@
 //! writes the README's tables.
 
 pub mod fold;
+pub mod range;
 pub mod replay;
 pub mod table;
 

@@ -94,9 +94,9 @@ fn share(counts: (usize, usize)) -> String {
 /// Every run: measured, the model in sample and out of source, the two baselines, and the split.
 pub fn runs_markdown(replays: &[StepReplay]) -> String {
     let mut t = String::from(
-        "| run | layout | GPUs | fabric | fitted | step measured | in sample | out of source | no overlap | seed | \
-         added measured (noise) | out of source | seed | collectives / overlap |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "| run | layout | GPUs | fabric | fitted | step measured | in sample | out of source | its range | no overlap \
+         | seed | added measured (noise) | out of source | seed | collectives / overlap |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in replays {
         let i = &r.run.input;
@@ -107,9 +107,17 @@ pub fn runs_markdown(replays: &[StepReplay]) -> String {
             (Some(s), None) => format!("noise ({} {})", s.curve, pct(s.collective_error)),
             (None, _) => "no curve".to_string(),
         };
+        let range = match super::range::out_of_source_range(r, replays, &super::range::POOLINGS[0]) {
+            Some((lo, hi)) => {
+                let inside = (lo..=hi).contains(&super::range::ratio(r));
+                let p = r.out_of_source.step_s;
+                format!("{} to {}{}", time(p * lo), time(p * hi), if inside { "" } else { " (outside)" })
+            }
+            None => "-".to_string(),
+        };
         let _ = writeln!(
             t,
-            "| [{}]({}) | {} | {} x {} | {} | {} | {} | {} | {} | {} | {} | {} ({}) | {} | {} | {} |",
+            "| [{}]({}) | {} | {} x {} | {} | {} | {} | {} | {} | {range} | {} | {} | {} ({}) | {} | {} | {} |",
             r.run.id,
             r.run.source,
             r.layout,
@@ -268,6 +276,8 @@ pub fn headline(replays: &[StepReplay], later: &[Run]) -> Result<String, String>
         |s: Option<Spread>, f: fn(&Spread) -> f64| s.map_or("-".to_string(), |s| format!("{:.1}%", f(&s) * 100.0));
     let steps = later_steps(later, Terms::SHIPPED)?;
     let after = Spread::of(later.iter().zip(&steps).map(|(r, (step, _))| step / r.measured_step_s - 1.0));
+    let range = super::range::out_of_source_coverage(replays, &super::range::POOLINGS[0])?;
+    let later_range = super::range::later_coverage(later)?;
     Ok(format!(
         "**How close it is.** Each of {} public multi-node training runs from {} sources, predicted out of source \
          (without the rules shaped beside its source, the fitted constant fitted again without it): the step is \
@@ -275,7 +285,9 @@ pub fn headline(replays: &[StepReplay], later: &[Run]) -> Result<String, String>
          {within} of the {scored} runs where it is above noise. In sample (the model as shipped, its terms shaped \
          on or fitted to these runs) the median is {}: that figure says little on its own, and which terms the \
          model has was chosen on these same runs. On {} runs collected after the terms were chosen, scored as \
-         shipped with nothing fitted on them, the step is off by {} at the median and {} at most. \
+         shipped with nothing fitted on them, the step is off by {} at the median and {} at most. Every step \
+         comes with a range, {} to {} of the point: it holds the measured step on {} of the {} runs out of source \
+         (each run's range from the other sources' runs) and on {} of the {} later runs. \
          [The step replay](#the-step-against-public-training-runs) has every run, by regime.",
         replays.len(),
         sources.len(),
@@ -285,15 +297,23 @@ pub fn headline(replays: &[StepReplay], later: &[Run]) -> Result<String, String>
         later.len(),
         pct(after, |s| s.median),
         pct(after, |s| s.max),
+        estimator_core::accuracy::STEP_RANGE_LOW,
+        estimator_core::accuracy::STEP_RANGE_HIGH,
+        range.inside,
+        range.runs,
+        later_range.inside,
+        later_range.runs,
     ))
 }
 
-/// Everything the README shows: the headline, the terms tried, the regimes, the runs.
+/// Everything the README shows: the headline, the terms tried, the step's range, the regimes, the runs.
 pub fn markdown(replays: &[StepReplay], runs: &[Run]) -> Result<String, String> {
+    let later = super::load_runs(&super::later_path())?;
     Ok(format!(
-        "{}\n{}\n{}\n{}",
+        "{}\n{}\n{}\n{}\n{}",
         summary(replays),
         terms_markdown(runs)?,
+        super::range::markdown(replays, &later)?,
         regimes_markdown(replays),
         runs_markdown(replays)
     ))
