@@ -253,9 +253,10 @@ const BAR_LABEL: f64 = 28.0;
 const BAR_SPAN: f64 = 520.0;
 
 /// The markup inside the bar chart's `<svg viewBox="0 0 BAR_WIDTH BAR_HEIGHT">`: one stacked bar per scenario, on one time
-/// scale (the longer step spans the bar area), each labelled with its step time.
+/// scale (the highest end of a step's range spans the bar area), each with its range as a whisker across it and
+/// labelled with its step time.
 pub fn bars_svg(rows: &[(&str, &StepEstimate)]) -> Html {
-    let scale = rows.iter().map(|(_, e)| e.step_s.as_secs()).fold(0.0, f64::max);
+    let scale = rows.iter().map(|(_, e)| e.step_range_s[1].as_secs()).fold(0.0, f64::max);
     let mut out = Html::new();
     for (row, (label, e)) in rows.iter().enumerate() {
         let y = 8.0 + row as f64 * 44.0;
@@ -274,10 +275,23 @@ pub fn bars_svg(rows: &[(&str, &StepEstimate)]) -> Html {
                 human::secs(estimator_core::Seconds::new(s.seconds))
             );
         }
+        let [lo, hi] =
+            e.step_range_s.map(|t| if scale > 0.0 { BAR_LABEL + t.as_secs() / scale * BAR_SPAN } else { BAR_LABEL });
+        html!(
+            out,
+            r#"<g class="bar-range"><title>range {} to {}</title><line x1="{2}" x2="{3}" y1="{4}" y2="{4}"></line><line x1="{2}" x2="{2}" y1="{5}" y2="{6}"></line><line x1="{3}" x2="{3}" y1="{5}" y2="{6}"></line></g>"#,
+            human::secs(e.step_range_s[0]),
+            human::secs(e.step_range_s[1]),
+            human::fixed(lo, 2),
+            human::fixed(hi, 2),
+            at(y + 14.0),
+            at(y + 8.0),
+            at(y + 20.0)
+        );
         html!(
             out,
             r#"<text x="{}" y="{}" class="bar-value">{}</text>"#,
-            at(BAR_LABEL + end + 6.0),
+            at(hi.max(BAR_LABEL + end) + 6.0),
             at(y + 20.0),
             human::secs(e.step_s)
         );

@@ -130,12 +130,15 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
     }
     html!(
         h,
-        r#"<div class="block head"><p class="kicker">Step time</p><p class="big" id="{0}-step">{1}</p><p>Communication exposed: <b id="{0}-exposed">{2}</b>, {3} of the step · scaling efficiency {4}"#,
+        r#"<div class="block head"><p class="kicker">Step time</p><p class="big" id="{0}-step">{1}</p><p class="range" id="{0}-range">{5} to {6} <span class="how" title="{7}">the range of public runs the model was not shaped on</span></p><p>Communication exposed: <b id="{0}-exposed">{2}</b>, {3} of the step · scaling efficiency {4}"#,
         k,
         human::secs(e.step_s),
         human::secs(e.exposed_comm_s),
         human::pct(e.exposed_share),
         human::pct(e.scaling_efficiency),
+        human::secs(e.step_range_s[0]),
+        human::secs(e.step_range_s[1]),
+        estimator_core::accuracy::STEP_RANGE_BASIS,
     );
     if let Some(t) = e.tokens_per_s {
         html!(h, " · {} tokens/s", human::count(t));

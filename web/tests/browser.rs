@@ -136,6 +136,24 @@ fn bars_split_the_step_and_sum_to_it() {
 }
 
 #[wasm_bindgen_test]
+fn the_card_and_the_bar_show_the_steps_range() {
+    let s = ScenarioForm::page_a().to_scenario().expect("valid");
+    let r = web::result::SideResult::new(&s);
+    let e = &r.estimate.step;
+    let [lo, hi] = e.step_range_s;
+    assert!(lo < e.step_s && e.step_s < hi, "{lo:?} {:?} {hi:?}", e.step_s);
+    let card = web::render::result_card(Side::A, &r).into_string();
+    let range = format!("{} to {}", format::secs(lo), format::secs(hi));
+    assert!(card.contains(&range), "the card shows {range}: {card}");
+    // One whisker per bar, from the low end to the high end on the bars' time scale (the highest end spans it).
+    let svg = chart::bars_svg(&[("A", e), ("B", e)]).into_string();
+    assert_eq!(svg.matches(r#"<g class="bar-range">"#).count(), 2, "{svg}");
+    let x =
+        |t: Seconds| format!("x1=\"{}\"", estimator_core::human::fixed(28.0 + t.as_secs() / hi.as_secs() * 520.0, 2));
+    assert!(svg.contains(&x(lo)) && svg.contains(&x(hi)), "{svg}");
+}
+
+#[wasm_bindgen_test]
 fn the_nodes_chart_puts_more_time_higher() {
     let s = ScenarioForm::page_a().to_scenario().expect("valid");
     let sweep = chart::node_sweep(&s);
