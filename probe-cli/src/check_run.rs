@@ -129,6 +129,12 @@ fn text(c: &RunCheck, s: &Scenario, files: &[String]) -> String {
             let _ = writeln!(t, "  - {}: {}", r.id, r.why);
         }
     }
+    if !c.cannot_tell.is_empty() {
+        let _ = writeln!(t, "\nCannot tell from the step alone (the range is too wide):");
+        for r in &c.cannot_tell {
+            let _ = writeln!(t, "  - {}: {}", r.id, r.why);
+        }
+    }
     if !c.evidence.is_empty() {
         let _ = writeln!(t, "\nEvidence:");
         for e in &c.evidence {

@@ -65,16 +65,21 @@ fn on_sockets(s: &Scenario, slow_port: bool) -> f64 {
 }
 
 /// A run with the step of a socket fallback: slower with the socket fallback as the first cause where that step is
-/// beyond the tolerance; where the schedule hides it, as expected (nothing tells it apart). `true` when slower.
+/// beyond what reads as expected; where the schedule hides it, as expected, and the check says it cannot tell (the
+/// range is too wide). `true` when slower.
 fn fallback_is_told(id: &str, s: &Scenario, step: f64) -> bool {
     let c = check(s, step);
     let ids: Vec<&str> = c.causes.iter().map(|k| k.id.as_str()).collect();
-    if step > c.expected_step_s * (1.0 + c.tolerance) {
+    if step > c.as_expected_s[1] {
         assert_eq!(c.verdict, RunVerdict::SlowerThanExpected, "{id}: {}", c.headline);
         assert_eq!(ids.first(), Some(&"socket-fallback"), "{id}: {ids:?}");
         true
     } else {
         assert_eq!(c.verdict, RunVerdict::AsExpected, "{id}: {}", c.headline);
+        // The check says it cannot tell, and what does.
+        let untold: Vec<&str> = c.cannot_tell.iter().map(|k| k.id.as_str()).collect();
+        assert!(untold.contains(&"socket-fallback"), "{id}: {untold:?}");
+        assert!(c.headline.contains("too wide to tell"), "{id}: {}", c.headline);
         false
     }
 }
@@ -89,7 +94,12 @@ fn public_runs_read_as_expected_and_their_socket_fallback_reads_slower() {
     for r in &replays {
         let (run, s) = (&r.run, &r.scenario);
         let c = check(s, run.measured_step_s);
-        let within = (c.ratio - 1.0).abs() <= c.tolerance;
+        // What reads as expected holds the step's range and the fabric's tolerance around the expected step.
+        let [lo, hi] = c.as_expected_s;
+        assert!(lo <= c.expected_range_s[0] && c.expected_range_s[1] <= hi, "{}: {:?}", run.id, c.as_expected_s);
+        let tol = c.expected_step_s * c.tolerance;
+        assert!(lo <= c.expected_step_s - tol + 1e-12 && c.expected_step_s + tol <= hi + 1e-12, "{}", run.id);
+        let within = (lo..=hi).contains(&run.measured_step_s);
         assert_eq!(c.verdict == RunVerdict::AsExpected, within, "{}: {}", run.id, c.headline);
         as_expected += usize::from(within);
         if !within {

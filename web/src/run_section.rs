@@ -214,6 +214,13 @@ pub fn result(query: &str, log: Option<&NcclLog>, topo: Option<&Topology>) -> Ht
         }
         h.push_static("</ul>");
     }
+    if !c.cannot_tell.is_empty() {
+        h.push_static("<h3>Cannot tell from the step alone</h3><ul class=\"fine\" id=\"run-cannot-tell\">");
+        for r in &c.cannot_tell {
+            html!(h, "<li>{}: {}</li>", r.id, r.why);
+        }
+        h.push_static("</ul>");
+    }
     for e in &c.evidence {
         html!(h, "<p class=\"fine\">Evidence: {}</p>", e);
     }

@@ -50,6 +50,7 @@ pub struct RuledOut {
 pub(super) struct Found {
     pub causes: Vec<RunCause>,
     pub ruled_out: Vec<RuledOut>,
+    pub cannot_tell: Vec<RuledOut>,
     pub evidence: Vec<String>,
 }
 
@@ -305,23 +306,52 @@ pub(super) fn causes(
         nccl_tests_evidence(s, measured, h, &mut causes, &mut ruled, &mut evidence);
     }
 
-    // Causes that would not make the run slow: their step is within the tolerance of the expected one.
+    // A cause is ruled out by the figures only when even its slowest step, with the model's own spread on top
+    // (the high end of what reads as expected, as a share of the expected step), cannot reach the measured one.
+    // One whose step would itself read as expected cannot be told from a healthy run by the step alone.
     let tol = tolerance(s.input().fabric).share;
+    let band = super::as_expected_band(e, tol);
+    let spread = if expected > 0.0 { band[1] / expected } else { 1.0 };
     let mut kept = Vec::new();
+    let mut cannot_tell = Vec::new();
     for c in causes {
-        match c.step_max_s.or(c.step_s) {
-            Some(t) if c.status != CONFIRMED && t <= expected * (1.0 + tol) => ruled.push(RuledOut {
+        let (fastest, slowest) = (c.step_s, c.step_max_s.or(c.step_s));
+        if c.status == CONFIRMED {
+            kept.push(c);
+            continue;
+        }
+        if let Some(t) = slowest
+            && t * spread < measured
+        {
+            ruled.push(RuledOut {
                 id: c.id.clone(),
                 why: format!(
-                    "it would give {}, within ±{} of the expected {}: it does not explain {}",
+                    "at its slowest it would give {} ({} with the model's spread of +{} on top): short of the \
+                     measured {}",
                     secs(t),
-                    pct(tol),
-                    secs(expected),
+                    secs(t * spread),
+                    pct(spread - 1.0),
                     secs(measured)
                 ),
-            }),
-            _ => kept.push(c),
+            });
+            continue;
         }
+        if let Some(t) = fastest
+            && t <= band[1]
+            && c.id != "layout"
+        {
+            cannot_tell.push(RuledOut {
+                id: c.id.clone(),
+                why: format!(
+                    "it would give {}, itself within what reads as expected ({} to {}): {}",
+                    secs(t),
+                    secs(band[0]),
+                    secs(band[1]),
+                    c.check.first().map_or("the evidence tells", String::as_str)
+                ),
+            });
+        }
+        kept.push(c);
     }
     let mut causes = kept;
     // How far the measured step is from what a cause gives (0 inside its range), as a log ratio.
@@ -345,8 +375,11 @@ pub(super) fn causes(
         // Nothing to explain: keep only the advice on the layout, and what the evidence confirms is wrong.
         causes.retain(|c| c.id == "layout" || c.status == CONFIRMED);
         ruled.clear();
+    } else {
+        // The run is slow: the causes are ranked against its step, not weighed against a healthy one.
+        cannot_tell.clear();
     }
-    Found { causes, ruled_out: ruled, evidence }
+    Found { causes, ruled_out: ruled, cannot_tell, evidence }
 }
 
 /// A straggler: the excess over the expected step as one node's slower compute.

@@ -247,16 +247,35 @@ pub struct RunCheck {
     pub tolerance: f64,
     /// Where the tolerance comes from.
     pub tolerance_basis: String,
+    /// The expected step's range, [low, high] seconds: the model's validated accuracy on public runs it was not
+    /// shaped on ([`crate::accuracy`], the same range the estimate gives).
+    pub expected_range_s: [f64; 2],
+    /// The measured steps that read as expected, [low, high] seconds: the wider of the step's range and the
+    /// tolerance on this kind of fabric, so that neither the model's spread on unseen runs nor its error on this
+    /// kind of fabric reads as a fault.
+    pub as_expected_s: [f64; 2],
     /// Likely causes, most likely first (confirmed ones first); for a run as expected only the layout advice.
     pub causes: Vec<RunCause>,
     /// Causes the evidence or the figures rule out, with why.
     pub ruled_out: Vec<RuledOut>,
+    /// Faults the measured step cannot tell apart from a healthy run: the step each would give is itself inside
+    /// [`RunCheck::as_expected_s`] (the range is too wide to tell), with what does tell (the evidence to give).
+    /// Empty when the evidence given has settled them.
+    pub cannot_tell: Vec<RuledOut>,
     /// What the evidence given says, one line each.
     pub evidence: Vec<String>,
     /// A nccl-tests run given as evidence, judged on the same hardware.
     pub nccl_tests: Option<Health>,
     /// The expected step and its parts.
     pub step: StepEstimate,
+}
+
+/// The measured steps that read as expected: the wider, at each end, of the step's range and the fabric's
+/// tolerance around the expected step.
+fn as_expected_band(e: &StepEstimate, tolerance: f64) -> [f64; 2] {
+    let expected = e.step_s.as_secs();
+    let [lo, hi] = e.step_range_s.map(|t| t.as_secs());
+    [lo.min(expected * (1.0 - tolerance)).max(0.0), hi.max(expected * (1.0 + tolerance))]
 }
 
 /// The step of `s` with its all-reduce bus bandwidth measured at `busbw` GB/s.
@@ -304,9 +323,10 @@ pub fn check_run(s: &Scenario, measured: &MeasuredStep, ev: RunEvidence<'_>) -> 
     let m = measured.step_s;
     let ratio = if expected > 0.0 { m / expected } else { f64::INFINITY };
     let tol = tolerance(s.input().fabric);
-    let verdict = if ratio > 1.0 + tol.share {
+    let band = as_expected_band(&e, tol.share);
+    let verdict = if m > band[1] {
         RunVerdict::SlowerThanExpected
-    } else if ratio < 1.0 - tol.share {
+    } else if m < band[0] {
         RunVerdict::FasterThanExpected
     } else {
         RunVerdict::AsExpected
@@ -336,12 +356,15 @@ pub fn check_run(s: &Scenario, measured: &MeasuredStep, ev: RunEvidence<'_>) -> 
         expected_exposed_comm_s: e.exposed_comm_s.as_secs(),
         expected_hidden_share: e.overlap,
         implied_busbw_gbs: implied,
-        busbw_floor_gbs: implied_busbw(s, expected * (1.0 + tol.share)),
+        busbw_floor_gbs: implied_busbw(s, band[1]),
         expected_busbw_gbs: expected_busbw,
         tolerance: tol.share,
         tolerance_basis: tol.basis.to_string(),
+        expected_range_s: e.step_range_s.map(|t| t.as_secs()),
+        as_expected_s: band,
         causes: found.causes,
         ruled_out: found.ruled_out,
+        cannot_tell: found.cannot_tell,
         evidence: found.evidence,
         nccl_tests,
         step: e,
@@ -397,6 +420,17 @@ impl RunCheck {
                     num(self.expected_busbw_gbs, 1)
                 ),
             ),
+            (
+                "range",
+                format!(
+                    "expected {} to {} (the model on public runs it was not shaped on); a measured step from {} \
+                     to {} reads as expected",
+                    s(self.expected_range_s[0]),
+                    s(self.expected_range_s[1]),
+                    s(self.as_expected_s[0]),
+                    s(self.as_expected_s[1])
+                ),
+            ),
             ("tolerance", format!("±{}: {}", pct(self.tolerance), self.tolerance_basis)),
             ("measured", self.measured_from.clone()),
         ]
@@ -431,9 +465,17 @@ fn headline(c: &RunCheck) -> String {
         ),
         None => String::new(),
     };
+    let untold = match c.cannot_tell.iter().map(|k| k.id.as_str()).collect::<Vec<_>>().as_slice() {
+        [] => String::new(),
+        ids => format!(
+            ". The range is too wide to tell {} from a healthy run: a run with it would read as expected too (see \
+             'cannot tell')",
+            ids.join(", ")
+        ),
+    };
     match c.verdict {
         RunVerdict::AsExpected => {
-            format!("As expected: {m} measured against {x} expected ({} of it; {within}){bw}", pct(c.ratio))
+            format!("As expected: {m} measured against {x} expected ({} of it; {within}){bw}{untold}", pct(c.ratio))
         }
         RunVerdict::SlowerThanExpected => {
             let first = c

@@ -273,3 +273,49 @@ fn the_step_falls_as_the_measured_bandwidth_rises_for_every_layout() {
         assert!((step_at(&s, implied).expect("valid") / slow - 1.0).abs() < 1e-3);
     }
 }
+
+#[test]
+fn a_cause_is_ruled_out_only_when_its_slowest_step_cannot_reach_the_measured_one() {
+    let s = job();
+    let e = estimate_step(&s);
+    let slow = e.step_s.as_secs() * 1.5;
+    let c = check_run(&s, &measured(slow), RunEvidence::default());
+    assert_eq!(c.verdict, RunVerdict::SlowerThanExpected, "{}", c.headline);
+    let spread = c.as_expected_s[1] / c.expected_step_s;
+    for k in &c.causes {
+        if let Some(t) = k.step_max_s.or(k.step_s) {
+            assert!(t * spread >= slow, "{} kept at {t}: it can reach {slow}", k.id);
+        }
+    }
+    for r in &c.ruled_out {
+        assert!(r.why.contains("short of the measured"), "{}: {}", r.id, r.why);
+    }
+    assert!(c.cannot_tell.is_empty(), "a slow run is ranked, not weighed against a healthy one");
+    // A step far beyond every fault's reach rules them all out, and blames a straggler.
+    let c = check_run(&s, &measured(e.step_s.as_secs() * 1e4), RunEvidence::default());
+    assert!(ruled(&c).contains(&"socket-fallback"), "{:?}", ruled(&c));
+    assert_eq!(ids(&c).first(), Some(&"straggler"), "{:?}", ids(&c));
+}
+
+#[test]
+fn a_fault_whose_step_reads_as_expected_cannot_be_told() {
+    // 1 s of compute hides a socket fallback's all-reduce of a small model: its step reads as expected.
+    let s = job().with(|i| i.params = 125e6).expect("valid");
+    let sockets = s
+        .with(|i| {
+            i.fabric = Fabric::Tcp;
+            i.gdr = false;
+        })
+        .expect("valid");
+    let t = estimate_step(&sockets).step_s.as_secs();
+    let c = check_run(&s, &measured(t), RunEvidence::default());
+    assert_eq!(c.verdict, RunVerdict::AsExpected, "{}", c.headline);
+    assert!(t <= c.as_expected_s[1]);
+    let untold: Vec<&str> = c.cannot_tell.iter().map(|k| k.id.as_str()).collect();
+    assert!(untold.contains(&"socket-fallback"), "{untold:?}");
+    assert!(c.headline.contains("too wide to tell"), "{}", c.headline);
+    // The NCCL log settles it: nothing left that cannot be told about sockets.
+    let log = nccl_log::parse("h:1:2 [5] NCCL INFO Channel 03/0 : 5[5] -> 12[4] [send] via NET/IB/3/GDRDMA");
+    let c = check_run(&s, &measured(t), RunEvidence { log: Some(&log), ..RunEvidence::default() });
+    assert!(!c.cannot_tell.iter().any(|k| k.id == "socket-fallback"), "{:?}", c.cannot_tell);
+}
