@@ -287,11 +287,23 @@ pub static TCP: FabricPrior = FabricPrior {
              TCP_SOCKET_CAP_GBYTE_PER_S per node whatever the link speed",
 };
 
-/// What NCCL's socket transport moves per node, whatever the link speed. Source: CSCS Alps GH200, the same
-/// 4x200G Slingshot nodes reach 5.53 GB/s busbw through NCCL's socket fallback against 122.6 GB/s with the RDMA
-/// plugin (eth-cscs/cscs-docs, image-nccl-tests.md). That run is the only public socket measurement here, so this
-/// cap is fitted to it.
+/// What NCCL's socket transport moves per node at best, whatever the link speed. Source: CSCS Alps GH200, the
+/// same 4x200G Slingshot nodes reach 5.53 GB/s busbw through NCCL's socket fallback against 122.6 GB/s with the
+/// RDMA plugin (eth-cscs/cscs-docs, image-nccl-tests.md, in the project's shared data); the cap is fitted to that
+/// run. Public all-reduce runs over sockets on 100 GbE agree: "the bus can sustain around 6GB/s" on 2 x 8 V100
+/// p3dn.24xlarge over ENA, NCCL 2.4.8 (NVIDIA/nccl#398), and "the best performance (bus-bw) is between 4~6GB/s" on
+/// 4 x 8 V100 over a 100 Gb/s TCP network (NVIDIA/nccl#450); none faster on 200 or 400 GbE was found.
 pub const TCP_SOCKET_CAP_GBYTE_PER_S: f64 = 5.5;
+
+/// The slowest all-reduce bus bandwidth NCCL's sockets are known to give between healthy nodes, GB/s: the socket
+/// fallback's slow end, where an old stack, an untuned interface or IPoIB in datagram mode carries the traffic.
+/// Source: NVIDIA Base Command Manager 11 Administrator Manual, section 7.3 (pp. 341-342): all_reduce_perf on 2
+/// nodes x 1 V100 with `NCCL_IB_DISABLE=1` ("Using network Socket", NCCL 2.11.4, default socket threads), 0.72
+/// GB/s busbw out of place at 4 GiB ("# Avg bus bandwidth : 0.810575"). Beside it, slower than 10 GbE's line
+/// rate on faster links: 1.40 GB/s at 128 MiB over 100 Gb/s TCP with 2 socket threads (NVIDIA/nccl#450), 1.45
+/// to 1.95 GB/s over 32 GbE with NCCL 2.4.2 (NVIDIA/nccl#209), 1.7 GB/s at most over 25 Gb/s Azure VMs
+/// (NVIDIA/nccl-tests#83).
+pub const SLOWEST_SOCKET_BUSBW_GBYTE_PER_S: f64 = 0.72;
 
 /// The most one adapter moves when GPUDirect RDMA is off. Without GDR each byte goes GPU -> host memory -> NIC:
 /// it crosses the PCIe switch's upstream link twice, in both directions, so a GPU/NIC pair under one switch gets

@@ -3,7 +3,8 @@
 //! slower with the socket fallback among its causes, and the tolerance is the model's out-of-source error on the
 //! runs.
 
-use estimator_core::run_check::{RunEvidence, RunInput, RunVerdict, SLOW_SOCKET_PORT_GBPS, check_run, tolerance};
+use estimator_core::fabric::SLOWEST_SOCKET_BUSBW_GBYTE_PER_S;
+use estimator_core::run_check::{RunEvidence, RunInput, RunVerdict, check_run, tolerance};
 use estimator_core::{Fabric, Scenario, estimate_step};
 
 fn check(s: &Scenario, step_s: f64) -> estimator_core::run_check::RunCheck {
@@ -49,15 +50,15 @@ fn the_tolerance_is_the_models_out_of_source_error_on_each_kind_of_fabric() {
     }
 }
 
-/// The step of `s` with NCCL on sockets: on the fabric's own ports, or on one 10 GbE port.
-fn on_sockets(s: &Scenario, slow_port: bool) -> f64 {
+/// The step of `s` with NCCL on sockets: at their best on the fabric's own ports, or at the slowest sourced socket
+/// bus bandwidth.
+fn on_sockets(s: &Scenario, slowest: bool) -> f64 {
     let v = s
         .with(|i| {
             i.fabric = Fabric::Tcp;
             i.gdr = false;
-            if slow_port {
-                i.adapters_per_node = 1;
-                i.link_gbps = SLOW_SOCKET_PORT_GBPS;
+            if slowest {
+                i.measured_busbw_gbs = Some(SLOWEST_SOCKET_BUSBW_GBYTE_PER_S);
             }
         })
         .expect("valid");
@@ -114,7 +115,7 @@ fn public_runs_read_as_expected_and_their_socket_fallback_reads_slower() {
         slow_port += usize::from(told.0);
         fabric_ports += usize::from(told.1);
         println!(
-            "{}: expected {:.3} s; sockets on 10 GbE {:.3} s{}, on the fabric's ports {:.3} s{}",
+            "{}: expected {:.3} s; sockets at their slowest {:.3} s{}, on the fabric's ports {:.3} s{}",
             run.id,
             c.expected_step_s,
             slow,
@@ -125,7 +126,7 @@ fn public_runs_read_as_expected_and_their_socket_fallback_reads_slower() {
     }
     println!(
         "{as_expected} of {} runs read as expected; {fallbacks} runs over a faster fabric: a socket fallback is told \
-         on {slow_port} on 10 GbE, {fabric_ports} on the fabric's ports",
+         on {slow_port} at their slowest, {fabric_ports} on the fabric's ports",
         replays.len()
     );
     assert!(as_expected * 10 >= replays.len() * 9, "{as_expected} of {} runs read as expected", replays.len());

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::{RunEvidence, RunVerdict, step_at, tolerance};
 use crate::collective::model_peak_busbw_gbs;
-use crate::fabric::{Fabric, TCP_SOCKET_CAP_GBYTE_PER_S};
+use crate::fabric::{Fabric, SLOWEST_SOCKET_BUSBW_GBYTE_PER_S, TCP_SOCKET_CAP_GBYTE_PER_S};
 use crate::health::{Health, Verdict};
 use crate::human::{num, pct};
 use crate::recommend::{SAME_STEP, advise};
@@ -32,8 +32,8 @@ pub struct RunCause {
     /// The step the model gives with this fault, seconds (`None` for a straggler, which has no figure of its own);
     /// the fastest end when the fault spans a range.
     pub step_s: Option<f64>,
-    /// The slowest end, when the fault spans a range (a socket fallback: sockets on the fabric's own ports, or on
-    /// a 10 GbE port).
+    /// The slowest end, when the fault spans a range (a socket fallback: sockets at their best on the fabric's own
+    /// ports, or at the slowest sourced socket bus bandwidth, [`SLOWEST_SOCKET_BUSBW_GBYTE_PER_S`]).
     pub step_max_s: Option<f64>,
 }
 
@@ -56,10 +56,6 @@ pub(super) struct Found {
 
 const CONFIRMED: &str = "confirmed";
 const POSSIBLE: &str = "possible";
-
-/// The slowest port NCCL's sockets may fall back to, Gb/s: 10 GbE (LlamaFactory#5014: a two-node ZeRO-3 run over
-/// NCCL sockets on 10 GbE, 90 s per step against 4 s on one node).
-pub const SLOW_SOCKET_PORT_GBPS: f64 = 10.0;
 
 /// A network cause fits the measured step when the step it gives is within this factor of it; a straggler is
 /// ranked after those that fit and before those that do not.
@@ -97,21 +93,23 @@ fn candidates(s: &Scenario, measured: f64, expected_busbw: f64) -> Vec<RunCause>
         let slowest = step_with(s, |i| {
             i.fabric = Fabric::Tcp;
             i.gdr = false;
-            i.adapters_per_node = 1;
-            i.link_gbps = SLOW_SOCKET_PORT_GBPS;
+            i.measured_busbw_gbs = Some(SLOWEST_SOCKET_BUSBW_GBYTE_PER_S);
         })
         .map(|(_, slow)| slow.max(t));
         out.push(RunCause {
             id: "socket-fallback".into(),
             text: format!(
                 "NCCL fell back to TCP sockets (NET/Socket): at best they move about {} GB/s per node on the \
-                 fabric's own ports (an all-reduce bus bandwidth of {} GB/s here against {} GB/s), less on a slower \
-                 interface; the step would be {}{}",
+                 fabric's own ports (an all-reduce bus bandwidth of {} GB/s here against {} GB/s), and as little as \
+                 {} GB/s on an untuned stack, a slow interface or IPoIB; the step would be {}{}",
                 num(TCP_SOCKET_CAP_GBYTE_PER_S, 1),
                 num(model_peak_busbw_gbs(&v), 1),
                 num(expected_busbw, 1),
+                num(SLOWEST_SOCKET_BUSBW_GBYTE_PER_S, 2),
                 secs(t),
-                slowest.map(|m| format!(" on the fabric's ports, {} on a 10 GbE port", secs(m))).unwrap_or_default()
+                slowest
+                    .map(|m| format!(" at best, {} at {} GB/s", secs(m), num(SLOWEST_SOCKET_BUSBW_GBYTE_PER_S, 2)))
+                    .unwrap_or_default()
             ),
             check: strings(&[
                 "NCCL_DEBUG=INFO should print 'NET/IB : Using [0]mlx5_0:1/IB ...' (or the fabric's plugin), not \

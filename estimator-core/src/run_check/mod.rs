@@ -23,7 +23,7 @@ use crate::report::Summary;
 use crate::scenario::{ComputeInput, Field, Scenario, ScenarioError, range};
 use crate::step::{StepEstimate, estimate_step};
 
-pub use causes::{RuledOut, RunCause, SLOW_SOCKET_PORT_GBPS};
+pub use causes::{RuledOut, RunCause};
 
 /// The verdict on a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -94,6 +94,14 @@ fn the_step_of_a_socket_fallback_is_blamed_on_sockets() {
     assert_eq!(socket.status, "possible");
     assert!(socket.text.contains("5.5 GB/s per node"), "{}", socket.text);
     assert!(socket.step_max_s.is_some_and(|m| m > t));
+    // A step as slow as the slowest sourced sockets (an untuned stack, IPoIB) is still theirs, not a straggler's.
+    let slowest =
+        sockets.with(|i| i.measured_busbw_gbs = Some(crate::fabric::SLOWEST_SOCKET_BUSBW_GBYTE_PER_S)).expect("valid");
+    let slow = estimate_step(&slowest).step_s.as_secs();
+    assert!((socket.step_max_s.expect("a range") - slow).abs() < 1e-9 * slow);
+    let c = check_run(&s, &measured(slow), RunEvidence::default());
+    assert_eq!(ids(&c)[0], "socket-fallback", "{:?}", c.causes);
+    assert!(!ruled(&c).contains(&"socket-fallback"), "{:?}", c.ruled_out);
     // The NCCL log that shows sockets confirms it; one that shows NET/IB rules it out.
     let log = nccl_log::parse(
         "a:1:1 [0] NCCL INFO NET/IB : No device found.\na:1:1 [0] NCCL INFO NET/Socket : Using [0]ens3:10.0.0.1<0>",
