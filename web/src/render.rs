@@ -130,7 +130,7 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
     }
     html!(
         h,
-        r#"<div class="block head"><p class="kicker">Step time</p><p class="big" id="{0}-step">{1}</p><p class="range" id="{0}-range">{5} to {6} <span class="how" title="{7}">the range of public runs the model was not shaped on</span></p><p>Communication exposed: <b id="{0}-exposed">{2}</b>, {3} of the step · scaling efficiency {4}"#,
+        r#"<div class="block head"><p class="kicker">Step time <span class="range" id="{0}-range" title="{7}">· range {5} to {6}<span class="how"> on public runs it was not shaped on</span></span></p><p class="big" id="{0}-step">{1}</p><p>Communication exposed: <b id="{0}-exposed">{2}</b>, {3} of the step · scaling efficiency {4}"#,
         k,
         human::secs(e.step_s),
         human::secs(e.exposed_comm_s),
