@@ -3,7 +3,13 @@
 //!
 //! Ranks are placed as Megatron-LM places them (`parallel_state.py`, order `tp-cp-ep-dp-pp`): tensor-parallel
 //! ranks are adjacent, so a tensor-parallel group stays inside a node when its degree is at most the GPUs per
-//! node; data-parallel ranks follow at a stride of `tp`; pipeline stages are outermost.
+//! node; data-parallel ranks follow at a stride of `tp`; pipeline stages are outermost. The routed experts have
+//! their own decomposition of a stage's ranks (megatron-core's MoE parallel folding: `initialize_model_parallel`
+//! builds `expert_decoder_rank_generator` with `tp=expert_tensor_parallel_size, ep=expert_model_parallel_size,
+//! dp=expert_data_parallel_size`, order `tp-ep-dp-pp`): expert tensor-parallel ranks are adjacent, an
+//! expert-parallel group's ranks follow at a stride of `etp`, and the expert-data-parallel ranks (those holding
+//! the same experts) at a stride of `etp x ep`. So an expert-parallel degree can exceed the data-parallel one,
+//! and TP 2 with EP 8 and ETP 1 keeps the expert-parallel group inside an 8-GPU node.
 
 use serde::Serialize;
 
@@ -23,6 +29,9 @@ pub struct Layout {
     pub dp: u32,
     /// Expert-parallel degree (1 for a dense model).
     pub ep: u32,
+    /// Expert tensor-parallel degree: each routed expert split over this many ranks (the tensor-parallel degree
+    /// unless set, as in megatron-core).
+    pub etp: u32,
     /// GPUs a ZeRO-3/FSDP shard spans: all data-parallel ranks, HSDP's group, or 1 for DDP and ZeRO-1/2's
     /// parameters.
     pub shard_group: u32,
@@ -48,12 +57,21 @@ impl Layout {
                 out.push_str(&format!(" + {name} {n}"));
             }
         }
+        if self.ep > 1 && self.etp != self.tp {
+            out.push_str(&format!(" (ETP {})", self.etp));
+        }
         out
     }
 
     /// Layers of the first (largest) pipeline stage of a model of `layers` layers.
     pub fn stage_layers(&self, layers: u32) -> u32 {
         layers.div_ceil(self.pp.max(1))
+    }
+
+    /// Expert-data-parallel degree: the ranks of a stage (tensor x data parallel) over `etp x ep`, the ranks that
+    /// hold the same experts (megatron-core's `expert_data_parallel_size`).
+    pub fn expert_dp(&self) -> u32 {
+        (self.tp.saturating_mul(self.dp) / self.etp.saturating_mul(self.ep).max(1)).max(1)
     }
 
     /// Tokens in one micro-batch on one GPU.
@@ -120,8 +138,10 @@ pub struct Groups {
     pub shard: Group,
     /// HSDP's replica group: one rank of each shard group.
     pub replica: Group,
-    /// An expert-parallel group.
+    /// An expert-parallel group: `ep` ranks at a stride of `etp`.
     pub ep: Group,
+    /// An expert-data-parallel group: the ranks holding the same experts, at a stride of `etp x ep`.
+    pub expert_dp: Group,
     /// Two neighbouring pipeline stages.
     pub pp: Group,
 }
@@ -134,16 +154,17 @@ pub fn groups(l: &Layout, gpn: u32, gpd: u32) -> Groups {
     let dp = at(l.dp, l.tp);
     let shard = at(l.shard_group, l.tp);
     let replica = at(l.dp / l.shard_group.max(1), l.tp.saturating_mul(l.shard_group));
-    let ep = at(l.ep, l.tp);
+    let ep = at(l.ep, l.etp);
+    let expert_dp = at(l.expert_dp(), l.etp.saturating_mul(l.ep));
     let stage_stride = l.tp.saturating_mul(l.dp);
     let pp = at(if l.pp > 1 { 2 } else { 1 }, stage_stride);
-    Groups { tp, dp, shard, replica, ep, pp }
+    Groups { tp, dp, shard, replica, ep, expert_dp, pp }
 }
 
 /// Whether an error is about the parallel layout (its degrees, shard group, micro-batches), which a sweep over node
 /// counts skips rather than fails on.
 pub fn is_layout_field(f: Field) -> bool {
-    matches!(f, Field::Tp | Field::Pp | Field::Ep | Field::ShardGroup | Field::MicroBatches)
+    matches!(f, Field::Tp | Field::Pp | Field::Ep | Field::Etp | Field::ShardGroup | Field::MicroBatches)
 }
 
 fn layout_err(field: Field, why: String) -> ScenarioError {
@@ -222,9 +243,33 @@ pub fn resolve(
         if moe.experts % ep != 0 {
             return Err(layout_err(Field::Ep, format!("{ep} must divide {}'s {} experts", shape.name, moe.experts)));
         }
-        if !dp.is_multiple_of(ep) {
-            return Err(layout_err(Field::Ep, format!("{ep} must divide the data-parallel degree {dp}")));
-        }
+    }
+    let etp = match input.etp {
+        Some(v) => degree(Field::Etp, v, max)?,
+        None => tp,
+    };
+    if etp != tp && !shape.is_moe() {
+        return Err(layout_err(
+            Field::Etp,
+            format!("{etp} splits routed experts; {} has none (leave it unset)", shape.name),
+        ));
+    }
+    // Expert tensor-parallel groups line up with nodes, as tensor-parallel ones do.
+    if (etp < gpn && !gpn.is_multiple_of(etp)) || (etp > gpn && etp % gpn != 0) {
+        return Err(layout_err(
+            Field::Etp,
+            format!("{etp} must divide the {gpn} GPUs of a node or be a multiple of them"),
+        ));
+    }
+    // megatron-core: "decoder world_size ... is not divisible by expert_tensor_model_pipeline_parallel size".
+    let stage = u64::from(tp) * u64::from(dp);
+    let expert_block = u64::from(etp) * u64::from(ep);
+    if !stage.is_multiple_of(expert_block) {
+        let (field, what) = if input.etp.is_some() { (Field::Etp, "ep x etp") } else { (Field::Ep, "ep x tp") };
+        return Err(layout_err(
+            field,
+            format!("{what} = {expert_block} must divide a pipeline stage's {stage} GPUs (tensor x data parallel)"),
+        ));
     }
     if tp > gpn {
         warnings.push(format!(
@@ -294,6 +339,7 @@ pub fn resolve(
         pp,
         dp,
         ep,
+        etp,
         shard_group,
         micro_batches,
         seq_len,

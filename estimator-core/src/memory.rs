@@ -107,16 +107,28 @@ pub struct MemoryFit {
     pub min_gpus_zero3: Option<u64>,
 }
 
-/// Model-state bytes one GPU keeps with the model split over `split` GPUs (tensor x pipeline), `sync` sharding
-/// over `shard` data-parallel GPUs, and the routed experts split over `ep` of them: an expert lives on `shard / ep`
-/// of the sharding GPUs only, so its states shard over those.
-fn states_per_gpu(s: &Scenario, sync: SyncStrategy, split: u32, shard: u32, ep: u32) -> f64 {
+/// How a model's states are split on some GPUs: the dense part over `tp x pp` and sharded over `shard`
+/// data-parallel GPUs; the routed experts over `etp x ep x pp` (megatron-core's folding) and sharded over the
+/// ranks holding the same experts, `shard x tp / (etp x ep)` of them (the expert-data-parallel degree when the
+/// shard is the whole data-parallel group).
+#[derive(Clone, Copy)]
+struct Split {
+    tp: u32,
+    pp: u32,
+    shard: u32,
+    etp: u32,
+    ep: u32,
+}
+
+/// Model-state bytes one GPU keeps with `sync` on the split `p`.
+fn states_per_gpu(s: &Scenario, sync: SyncStrategy, p: Split) -> f64 {
     let shape = s.shape();
-    let split = f64::from(split.max(1));
-    let ep = ep.max(1);
-    let dense = (shape.params - shape.expert_params()) / split;
-    let experts = shape.expert_params() / (split * f64::from(ep));
-    dense * state_bytes_per_param(sync, shard) + experts * state_bytes_per_param(sync, (shard / ep).max(1))
+    let (tp, pp, etp, ep) = (p.tp.max(1), p.pp.max(1), p.etp.max(1), p.ep.max(1));
+    let dense = (shape.params - shape.expert_params()) / (f64::from(tp) * f64::from(pp));
+    let experts = shape.expert_params() / (f64::from(etp) * f64::from(ep) * f64::from(pp));
+    let expert_shard = (u64::from(p.shard.max(1)) * u64::from(tp) / (u64::from(etp) * u64::from(ep))).max(1);
+    let expert_shard = u32::try_from(expert_shard).unwrap_or(u32::MAX);
+    dense * state_bytes_per_param(sync, p.shard) + experts * state_bytes_per_param(sync, expert_shard)
 }
 
 /// Model states and activations per GPU against the GPU's memory.
@@ -136,18 +148,23 @@ pub fn memory_fit(s: &Scenario) -> MemoryFit {
         _ => l.dp,
     };
     let model_split = l.tp.saturating_mul(l.pp);
-    let here = states_per_gpu(s, sync, model_split, shard, l.ep);
+    let here = states_per_gpu(s, sync, Split { tp: l.tp, pp: l.pp, shard, etp: l.etp, ep: l.ep });
     // On `gpus` GPUs (one node, one NVLink domain) the model is split at most over them; the data-parallel ranks
-    // are the rest. As configured, and with ZeRO-3/FSDP.
+    // are the rest, and the experts fold into a stage's ranks as far as they go. As configured, and with
+    // ZeRO-3/FSDP.
     let on = |gpus: u32| {
-        let split = model_split.min(gpus);
-        let dp = (gpus / split).max(1);
-        let ep = l.ep.min(dp);
+        let gpus = gpus.max(1);
+        let pp = l.pp.min(gpus);
+        let tp = l.tp.min(gpus / pp).max(1);
+        let dp = (gpus / (tp * pp)).max(1);
+        let etp = l.etp.min(tp * dp);
+        let ep = l.ep.min((tp * dp / etp).max(1));
         let shard = match sync {
             SyncStrategy::Hsdp => l.shard_group.min(dp),
             _ => dp,
         };
-        (states_per_gpu(s, sync, split, shard, ep), states_per_gpu(s, SyncStrategy::Zero3, split, dp, ep))
+        let split = Split { tp, pp, shard, etp, ep };
+        (states_per_gpu(s, sync, split), states_per_gpu(s, SyncStrategy::Zero3, Split { shard: dp, ..split }))
     };
     let (one_node, one_node_zero3) = on(s.gpus_per_node());
     let domain = s.nvlink_domain_gpus();

@@ -191,7 +191,7 @@ impl Serialize for LayoutUsed {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct as _;
         let l = &self.layout;
-        let mut m = serializer.serialize_struct("LayoutUsed", 12)?;
+        let mut m = serializer.serialize_struct("LayoutUsed", 13)?;
         m.serialize_field("model", self.model)?;
         m.serialize_field("description", &self.description())?;
         m.serialize_field("sync", &l.sync)?;
@@ -199,6 +199,7 @@ impl Serialize for LayoutUsed {
         m.serialize_field("pp", &l.pp)?;
         m.serialize_field("dp", &l.dp)?;
         m.serialize_field("ep", &l.ep)?;
+        m.serialize_field("etp", &l.etp)?;
         m.serialize_field("shard_group", &l.shard_group)?;
         m.serialize_field("micro_batches", &l.micro_batches)?;
         m.serialize_field("seq_len", &l.seq_len)?;

@@ -156,12 +156,13 @@ impl Traffic {
 }
 
 /// Parameters each GPU holds of the model before any ZeRO sharding: the dense part split by tensor and pipeline
-/// parallelism, the routed experts also by expert parallelism.
+/// parallelism, the routed experts by expert tensor, expert and pipeline parallelism (megatron-core's folding).
 pub fn local_params(s: &Scenario) -> f64 {
     let l = s.layout();
     let shape = s.shape();
-    let model = f64::from(l.tp) * f64::from(l.pp);
-    (shape.params - shape.expert_params()) / model + shape.expert_params() / (model * f64::from(l.ep))
+    let pp = f64::from(l.pp);
+    (shape.params - shape.expert_params()) / (f64::from(l.tp) * pp)
+        + shape.expert_params() / (f64::from(l.etp) * f64::from(l.ep) * pp)
 }
 
 /// The scenario a group's collectives run on: its ranks over its nodes (and their NVLink domains), with its share
@@ -191,6 +192,7 @@ pub fn group_scenario(s: &Scenario, g: Group) -> Scenario {
             i.tp = 1;
             i.pp = 1;
             i.ep = 1;
+            i.etp = None;
             i.sync = SyncStrategy::Ddp;
             i.shard_group = None;
             i.micro_batches = None;

@@ -235,3 +235,62 @@ fn megatrons_overlap_settings_decide_what_zero1_exposes() {
     };
     assert_eq!(ddp(true).step_s, ddp(false).step_s);
 }
+
+/// megatron-core's MoE parallel folding: the experts take their own decomposition of a stage's ranks (expert
+/// tensor parallel, expert parallel, expert data parallel, in that order), so an expert-parallel degree may pass the
+/// data-parallel one, and with ETP 1 an EP 8 group beside TP 2 stays inside an 8-GPU node.
+#[test]
+fn experts_fold_into_the_tensor_and_data_parallel_ranks() {
+    // Qwen3-235B-A22B on 8 nodes x 8 GPUs, TP 4 inside each node: 16 data-parallel ranks, yet EP 32.
+    let folded = |etp: Option<i64>, ep: i64| {
+        Scenario::new(ScenarioInput {
+            model: Some("qwen3-235b-a22b".into()),
+            sync: SyncStrategy::Zero1,
+            nodes: 8,
+            tp: 4,
+            ep,
+            etp,
+            micro_batches: Some(8),
+            ..ScenarioInput::default()
+        })
+    };
+    let s = folded(Some(1), 32).expect("EP 32 over 16 data-parallel ranks folds with ETP 1");
+    let l = s.layout();
+    assert_eq!((l.dp, l.ep, l.etp, l.expert_dp()), (16, 32, 1, 2));
+    let e = estimate_step(&s);
+    let a2a = row(&e, Kind::EpAllToAll);
+    assert_eq!((a2a.ranks, a2a.tier), (32, Tier::Network), "32 adjacent ranks: four nodes");
+    // Each GPU holds 1/(1 x 32) of the routed experts and 1/4 of the rest.
+    let shape = s.shape();
+    let local = (shape.params - shape.expert_params()) / 4.0 + shape.expert_params() / 32.0;
+    assert!(close(estimator_core::traffic::local_params(&s), local));
+    // Without ETP the experts take TP's 4: 4 x 32 = 128 ranks do not divide a stage of 64.
+    let err = folded(None, 32).expect_err("ep x tp = 128 over 64 GPUs");
+    assert_eq!(err.field, Field::Ep);
+    assert!(err.to_string().contains("must divide a pipeline stage's 64 GPUs"), "{err}");
+    let err = folded(Some(3), 8).expect_err("ETP 3 on nodes of 8");
+    assert_eq!(err.field, Field::Etp);
+
+    // Mixtral 8x7B, TP 2 and EP 8 on 2 nodes x 8: with ETP 1 the expert-parallel group is 8 adjacent ranks, one
+    // node, and its all-to-all never touches the adapters; with ETP = TP (megatron-core's default) it strides 2
+    // and spans both nodes.
+    let mixtral = |etp: Option<i64>| {
+        step(|i| {
+            i.model = Some("mixtral-8x7b".into());
+            i.sync = SyncStrategy::Zero1;
+            i.tp = 2;
+            i.ep = 8;
+            i.etp = etp;
+            i.micro_batches = Some(8);
+        })
+    };
+    let inside = mixtral(Some(1));
+    let a2a = row(&inside, Kind::EpAllToAll);
+    assert_eq!((a2a.ranks, a2a.tier, a2a.network_bytes_per_gpu.get()), (8, Tier::IntraNode, 0.0));
+    let across = mixtral(None);
+    assert_eq!(row(&across, Kind::EpAllToAll).tier, Tier::Network);
+    assert!(across.layout.layout.etp == 2 && across.network_bytes_per_gpu > inside.network_bytes_per_gpu);
+    // A dense model takes no expert tensor parallelism.
+    let dense = Scenario::new(ScenarioInput { etp: Some(1), tp: 2, ..ScenarioInput::default() });
+    assert_eq!(dense.expect_err("no experts").field, Field::Etp);
+}

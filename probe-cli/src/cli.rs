@@ -355,9 +355,15 @@ pub struct JobArgs {
     /// x data-parallel GPUs), or --grad-accum-steps).
     #[arg(long, allow_negative_numbers = true)]
     pub micro_batches: Option<i64>,
-    /// Expert-parallel degree (a mixture-of-experts --model).
+    /// Expert-parallel degree (a mixture-of-experts --model): the routed experts over this many of a pipeline
+    /// stage's tensor x data-parallel ranks, as megatron-core folds them (it may exceed the data-parallel degree)
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub ep: i64,
+    /// Expert tensor-parallel degree: each routed expert split over this many ranks (megatron-core's
+    /// --expert-tensor-parallel-size; default: --tp, as megatron-core's). ETP 1 keeps EP 8 beside TP 2 in an
+    /// 8-GPU node
+    #[arg(long, allow_negative_numbers = true)]
+    pub etp: Option<i64>,
     /// Tokens per sequence.
     #[arg(long, default_value_t = 4096, allow_negative_numbers = true)]
     pub seq_len: i64,

@@ -415,7 +415,7 @@ const FIELDS: [Spec; 15] = [
 ];
 
 /// Under "Parallelism": the model's shape and the layout.
-const PARALLELISM: [Spec; 11] = [
+const PARALLELISM: [Spec; 12] = [
     select(FormField::Model, "Model", || {
         std::iter::once((String::new(), "Any (by size)".to_string()))
             .chain(MODELS.iter().map(|m| (m.key.to_string(), m.name.to_string())))
@@ -438,6 +438,7 @@ const PARALLELISM: [Spec; 11] = [
     text(FormField::Tp, "Tensor parallel", "", None),
     text(FormField::Pp, "Pipeline stages", "", None),
     text(FormField::Ep, "Expert parallel", "", None),
+    text(FormField::Etp, "Expert tensor parallel (empty: the TP)", "", None),
     text(FormField::MicroBatches, "Micro-batches (empty: the model's)", "", None),
     text(FormField::SeqLen, "Sequence length", "tokens", None),
     text(FormField::MicroBatchSize, "Micro-batch size", "seqs", None),

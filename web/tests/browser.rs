@@ -98,6 +98,25 @@ fn a_changed_state_round_trips_through_the_url() {
 }
 
 #[wasm_bindgen_test]
+fn expert_tensor_parallelism_reads_from_the_form_and_the_link() {
+    let mut f = ScenarioForm::page_b();
+    for (field, v) in
+        [(FormField::Model, "mixtral-8x7b"), (FormField::Tp, "2"), (FormField::Ep, "8"), (FormField::Etp, "1")]
+    {
+        f.set(field, v).expect("text");
+    }
+    let s = f.to_scenario().expect("valid");
+    assert_eq!((s.layout().ep, s.layout().etp), (8, 1));
+    let st = PageState { b: f.clone(), ..PageState::default() };
+    let (back, notes) = PageState::from_query(&st.to_query());
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(back.b.value(FormField::Etp), "1");
+    // Empty is megatron-core's default: the tensor-parallel degree.
+    f.set(FormField::Etp, "").expect("text");
+    assert_eq!(f.to_scenario().expect("valid").layout().etp, 2);
+}
+
+#[wasm_bindgen_test]
 fn any_query_reads_without_panicking() {
     for q in ["", "?", "&&&", "a.nodes", "a.=1", "%", "%zz=%", "a.fabric=%FF%FE", "b.gdr=maybe", "x.y.z=1"] {
         let _ = PageState::from_query(q);

@@ -33,6 +33,7 @@ pub enum Field {
     Tp,
     Pp,
     Ep,
+    Etp,
     MicroBatches,
     SeqLen,
     MicroBatchSize,
@@ -54,7 +55,7 @@ pub enum Field {
 
 impl Field {
     /// Every field, in declaration order (a test holds it complete).
-    pub const ALL: [Field; 36] = [
+    pub const ALL: [Field; 37] = [
         Field::Params,
         Field::GradAccumSteps,
         Field::BucketBytes,
@@ -77,6 +78,7 @@ impl Field {
         Field::Tp,
         Field::Pp,
         Field::Ep,
+        Field::Etp,
         Field::MicroBatches,
         Field::SeqLen,
         Field::MicroBatchSize,
@@ -118,6 +120,7 @@ impl Field {
             Field::Tp => "tp",
             Field::Pp => "pp",
             Field::Ep => "ep",
+            Field::Etp => "etp",
             Field::MicroBatches => "micro_batches",
             Field::SeqLen => "seq_len",
             Field::MicroBatchSize => "micro_batch_size",

@@ -262,8 +262,15 @@ pub struct ScenarioInput {
     pub tp: i64,
     /// Pipeline stages.
     pub pp: i64,
-    /// Expert-parallel degree (a mixture-of-experts model's experts split over this many data-parallel ranks).
+    /// Expert-parallel degree: a mixture-of-experts model's routed experts split over this many ranks, taken
+    /// from the tensor- and data-parallel ranks of a pipeline stage as megatron-core folds them (its expert rank
+    /// generator, order `tp-ep-dp-pp`, in `parallel_state.py`).
     pub ep: i64,
+    /// Expert tensor-parallel degree: each expert's weights split over this many ranks (megatron-core's
+    /// `expert_tensor_parallel_size`). `None`: the tensor-parallel degree, megatron-core's default when it is
+    /// not given (`parallel_state.py`, "if expert_tensor_parallel_size is None: expert_tensor_parallel_size =
+    /// tensor_model_parallel_size").
+    pub etp: Option<i64>,
     /// Micro-batches per optimizer step in each pipeline; `None`: the sequences per step over the data-parallel
     /// ranks and the micro-batch size when tokens per step are known, else the accumulation steps.
     pub micro_batches: Option<i64>,
@@ -323,6 +330,7 @@ impl Default for ScenarioInput {
             tp: 1,
             pp: 1,
             ep: 1,
+            etp: None,
             micro_batches: None,
             seq_len: DEFAULT_SEQ_LEN,
             micro_batch_size: 1,

@@ -29,6 +29,7 @@ pub enum FormField {
     Tp,
     Pp,
     Ep,
+    Etp,
     MicroBatches,
     SeqLen,
     MicroBatchSize,
@@ -40,7 +41,7 @@ pub enum FormField {
 
 impl FormField {
     /// Every field, in form order.
-    pub const ALL: [FormField; 30] = [
+    pub const ALL: [FormField; 31] = [
         FormField::Params,
         FormField::Dtype,
         FormField::Sync,
@@ -64,6 +65,7 @@ impl FormField {
         FormField::Tp,
         FormField::Pp,
         FormField::Ep,
+        FormField::Etp,
         FormField::MicroBatches,
         FormField::SeqLen,
         FormField::MicroBatchSize,
@@ -99,6 +101,7 @@ impl FormField {
             FormField::Tp => "tp",
             FormField::Pp => "pp",
             FormField::Ep => "ep",
+            FormField::Etp => "etp",
             FormField::MicroBatches => "micro_batches",
             FormField::SeqLen => "seq_len",
             FormField::MicroBatchSize => "mbs",
@@ -129,6 +132,7 @@ impl FormField {
             Field::Tp => FormField::Tp,
             Field::Pp => FormField::Pp,
             Field::Ep => FormField::Ep,
+            Field::Etp => FormField::Etp,
             Field::MicroBatches => FormField::MicroBatches,
             Field::SeqLen => FormField::SeqLen,
             Field::MicroBatchSize => FormField::MicroBatchSize,

@@ -87,6 +87,8 @@ pub struct ScenarioForm {
     pub pp: String,
     /// Expert-parallel degree.
     pub ep: String,
+    /// Expert tensor-parallel degree; empty for the tensor-parallel degree (megatron-core's default).
+    pub etp: String,
     /// Micro-batches per step; empty for the model's (from tokens per step).
     pub micro_batches: String,
     /// Tokens per sequence.
@@ -140,6 +142,7 @@ impl ScenarioForm {
             tp: i.tp.to_string(),
             pp: i.pp.to_string(),
             ep: i.ep.to_string(),
+            etp: i.etp.map(|e| e.to_string()).unwrap_or_default(),
             micro_batches: i.micro_batches.map(|m| m.to_string()).unwrap_or_default(),
             seq_len: i.seq_len.to_string(),
             micro_batch_size: i.micro_batch_size.to_string(),
@@ -208,6 +211,7 @@ impl ScenarioForm {
             FormField::Tp => &self.tp,
             FormField::Pp => &self.pp,
             FormField::Ep => &self.ep,
+            FormField::Etp => &self.etp,
             FormField::MicroBatches => &self.micro_batches,
             FormField::SeqLen => &self.seq_len,
             FormField::MicroBatchSize => &self.micro_batch_size,
@@ -266,6 +270,7 @@ impl ScenarioForm {
             FormField::Tp => self.tp = text,
             FormField::Pp => self.pp = text,
             FormField::Ep => self.ep = text,
+            FormField::Etp => self.etp = text,
             FormField::MicroBatches => self.micro_batches = text,
             FormField::SeqLen => self.seq_len = text,
             FormField::MicroBatchSize => self.micro_batch_size = text,
@@ -394,6 +399,7 @@ impl ScenarioForm {
         let tp = degree(FormField::Tp, &self.tp, d.tp);
         let pp = degree(FormField::Pp, &self.pp, d.pp);
         let ep = degree(FormField::Ep, &self.ep, d.ep);
+        let etp = optional(&self.etp).map(|t| degree(FormField::Etp, t, 1));
         let seq_len = degree(FormField::SeqLen, &self.seq_len, d.seq_len);
         let micro_batch_size = degree(FormField::MicroBatchSize, &self.micro_batch_size, d.micro_batch_size);
         let micro_batches = optional(&self.micro_batches).map(|t| degree(FormField::MicroBatches, t, 1));
@@ -436,6 +442,7 @@ impl ScenarioForm {
             tp,
             pp,
             ep,
+            etp,
             micro_batches,
             seq_len,
             micro_batch_size,
