@@ -49,7 +49,7 @@ pub fn check(a: &CheckRunArgs) -> Result<Outcome, Failure> {
         Some((path, value)) => Evidences::attached(&path, value),
         None => Evidences::default(),
     };
-    let given = Evidences::given(&a.files, "check-run")?;
+    let given = Evidences::given(&a.files, "check-run", a.run)?;
     let nccl_tests = pick([given.run, attached.run], "nccl-tests outputs", ONE_RUN)?;
     let embedded = Offered(given.embedded_log.into_iter().collect());
     let log = pick([given.log, embedded, attached.log], "NCCL logs", ONE_RUN)?;

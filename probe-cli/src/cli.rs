@@ -152,6 +152,9 @@ pub struct CheckRunArgs {
     /// same nodes (the report's attachments count too).
     #[arg(value_name = "FILE")]
     pub files: Vec<std::path::PathBuf>,
+    /// Which run of a nccl-tests file that holds several is the evidence: its number from 1 or `last`
+    #[arg(long, value_name = "K|last", value_parser = parse_run_choice)]
+    pub run: Option<RunChoice>,
     /// The run's own step on one node (or one GPU) for the same per-GPU work, milliseconds: the compute.
     #[arg(long, allow_negative_numbers = true, value_name = "MS")]
     pub compute_ms: f64,
@@ -192,9 +195,33 @@ pub struct HealthArgs {
     /// Nodes in the run (default: its ranks / GPUs per node, else the log's nNodes, else 2).
     #[arg(long, allow_negative_numbers = true)]
     pub nodes: Option<i64>,
+    /// Which run of a nccl-tests file that holds several to judge: its number from 1 (`probe-cli import` lists
+    /// them) or `last`
+    #[arg(long, value_name = "K|last", value_parser = parse_run_choice)]
+    pub run: Option<RunChoice>,
     /// The hardware, when there is no report.
     #[command(flatten)]
     pub cluster: ClusterArgs,
+}
+
+/// `--run`: a run of a file by its number, or the last one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunChoice {
+    /// The K-th run, from 1.
+    Number(u32),
+    /// The last run.
+    Last,
+}
+
+fn parse_run_choice(s: &str) -> Result<RunChoice, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("last") {
+        return Ok(RunChoice::Last);
+    }
+    match t.parse::<u32>() {
+        Ok(k) if k >= 1 => Ok(RunChoice::Number(k)),
+        _ => Err(format!("takes a run's number from 1 (probe-cli import lists a file's runs) or 'last', not '{s}'")),
+    }
 }
 
 /// `probe-cli import`

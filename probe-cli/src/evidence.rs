@@ -4,8 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use estimator_core::Report;
-use estimator_core::import::{Imported, NcclLog, NcclTestsRun, Topology, nccl_log};
+use estimator_core::import::{Imported, NcclLog, NcclTestsRun, Topology, nccl_tests};
 
+use crate::cli::RunChoice;
 use crate::files::read_tool_output;
 use crate::outcome::Failure;
 use crate::output::diag;
@@ -76,19 +77,30 @@ impl Evidences {
     }
 
     /// Reads the files given on the command line of `command`; one that cannot be read or recognised is an input
-    /// error, and one that is not evidence of a run is left out with a warning.
-    pub fn given(paths: &[PathBuf], command: &str) -> Result<Evidences, Failure> {
+    /// error, and one that is not evidence of a run is left out with a warning. A nccl-tests file of several runs
+    /// gives the one `run` names; without `run` it is an input error that lists them.
+    pub fn given(paths: &[PathBuf], command: &str, run: Option<RunChoice>) -> Result<Evidences, Failure> {
         let mut given = Evidences::default();
         for path in paths {
-            let (text, imported) =
+            let (text, mut imported) =
                 read_tool_output(path).map_err(|e| Failure::input(format!("{}: {e}", path.display())))?;
-            let from = format!("{} ({})", path.display(), imported.kind().name());
-            if matches!(imported, Imported::NcclTests(_))
-                && text.contains(" NCCL INFO ")
-                && given.embedded_log.is_none()
-            {
-                let from = format!("{} (nccl-log, in the run's output)", path.display());
-                given.embedded_log = Some(Sourced { value: nccl_log::parse(&text), from });
+            let mut from = format!("{} ({})", path.display(), imported.kind().name());
+            if let Imported::NcclTests(first) = &imported {
+                if first.runs_in_file > 1 || run.is_some() {
+                    let chosen = choose(nccl_tests::parse_runs(&text), run, path, command)?;
+                    if chosen.runs_in_file > 1 {
+                        from =
+                            format!("{} (nccl-tests, run {} of {})", path.display(), chosen.run, chosen.runs_in_file);
+                    }
+                    imported = Imported::NcclTests(chosen);
+                }
+                if let Imported::NcclTests(r) = &imported
+                    && let Some(log) = &r.nccl_log
+                    && given.embedded_log.is_none()
+                {
+                    let from = format!("{} (nccl-log, in the run's output)", path.display());
+                    given.embedded_log = Some(Sourced { value: (**log).clone(), from });
+                }
             }
             if !given.add(imported, from.clone()) {
                 diag(&format!(
@@ -98,5 +110,42 @@ impl Evidences {
             }
         }
         Ok(given)
+    }
+}
+
+/// The run of a file's `runs` that `choice` names; several runs and no choice, or a choice past the last, is an
+/// input error that lists them (the commands judge one run and do not guess which was meant).
+fn choose(
+    mut runs: Vec<NcclTestsRun>,
+    choice: Option<RunChoice>,
+    path: &Path,
+    command: &str,
+) -> Result<NcclTestsRun, Failure> {
+    let n = runs.len();
+    let list = || runs.iter().map(|r| format!("\n  {}", crate::imports::RunSummary::of(r).line())).collect::<String>();
+    let at = match choice {
+        Some(RunChoice::Last) => n.checked_sub(1),
+        Some(RunChoice::Number(k)) => usize::try_from(k).ok().and_then(|k| k.checked_sub(1)).filter(|i| *i < n),
+        None if n == 1 => Some(0),
+        None => {
+            return Err(Failure::input(format!(
+                "{}: {n} runs in this file: pass --run K (1 to {n}) or --run last ({command} judges one run):{}",
+                path.display(),
+                list()
+            )));
+        }
+    };
+    match at {
+        Some(i) => Ok(runs.swap_remove(i)),
+        None => Err(Failure::input(format!(
+            "--run: {} holds {} (there is no run {}):{}",
+            path.display(),
+            estimator_core::human::plural(n as u64, "run"),
+            match choice {
+                Some(RunChoice::Number(k)) => k.to_string(),
+                _ => "to pick".to_string(),
+            },
+            list()
+        ))),
     }
 }

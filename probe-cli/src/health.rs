@@ -37,7 +37,7 @@ pub fn health(a: &HealthArgs) -> Result<Outcome, Failure> {
         summary = Some(head.summary);
         attached = Evidences::attached(path, value);
     }
-    let given = Evidences::given(&a.files, "health")?;
+    let given = Evidences::given(&a.files, "health", a.run)?;
     // A file given beats the run's own NCCL_DEBUG=INFO lines, which beat the report's attachments.
     let run = pick([given.run, attached.run], "nccl-tests outputs", "health judges one run")?.ok_or_else(|| {
         Failure::Usage("no nccl-tests output among the files (the output of all_reduce_perf, all_gather_perf, reduce_scatter_perf, \

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use estimator_core::human;
-use estimator_core::import::Imported;
+use estimator_core::import::{Imported, NcclTestsRun, nccl_tests};
 use serde::Serialize;
 
 use crate::cli::ImportArgs;
@@ -21,6 +21,64 @@ pub struct FileResult {
     /// What it held, or why not.
     #[serde(flatten)]
     pub answer: Answer,
+    /// Every run of a nccl-tests file that holds several (the answer is the first), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<RunSummary>,
+}
+
+/// One run of a file of several: what tells it from the others.
+#[derive(Serialize)]
+pub struct RunSummary {
+    /// Its place in the file, from 1 (`--run` takes it).
+    pub run: u32,
+    /// The test binary, when the text names it.
+    pub test: Option<String>,
+    /// Ranks and distinct hosts of its own rank lines.
+    pub ranks: Option<u32>,
+    /// Distinct hosts.
+    pub hosts: Option<u32>,
+    /// The GPU its rank lines name.
+    pub gpu: Option<String>,
+    /// Table rows.
+    pub rows: usize,
+    /// Its largest out-of-place bus bandwidth, GB/s.
+    pub peak_busbw_gbs: Option<f64>,
+    /// Whether it was cut.
+    pub truncated: bool,
+}
+
+impl RunSummary {
+    /// The summary of one run.
+    pub fn of(r: &NcclTestsRun) -> RunSummary {
+        RunSummary {
+            run: r.run,
+            test: r.test.clone(),
+            ranks: r.ranks,
+            hosts: r.nodes,
+            gpu: r.devices.iter().find_map(|d| d.gpu.clone()),
+            rows: r.rows.len(),
+            peak_busbw_gbs: r.peak_busbw_gbs,
+            truncated: r.truncated,
+        }
+    }
+
+    /// One line: `run 2: all_reduce_perf, 16 ranks on 2 hosts (NVIDIA H100 80GB HBM3), 27 rows, peak 370.1 GB/s`.
+    pub fn line(&self) -> String {
+        format!(
+            "run {}: {}{}{}, {}, peak busbw {}{}",
+            self.run,
+            self.test.as_deref().unwrap_or("nccl-tests"),
+            self.ranks.map_or(String::new(), |r| format!(
+                ", {}{}",
+                human::plural(u64::from(r), "rank"),
+                self.hosts.map_or(String::new(), |h| format!(" on {}", human::plural(u64::from(h), "host")))
+            )),
+            self.gpu.as_deref().map_or(String::new(), |g| format!(" ({g})")),
+            human::plural(self.rows as u64, "row"),
+            gbs(self.peak_busbw_gbs),
+            if self.truncated { ", cut" } else { "" }
+        )
+    }
 }
 
 /// What a file held (the reader's keys, `kind` first), or why it could not be read or recognised.
@@ -42,8 +100,16 @@ pub enum Answer {
 fn import_file(path: &Path) -> FileResult {
     let file = path.display().to_string();
     match read_tool_output(path) {
-        Ok((_, imported)) => FileResult { file, answer: Answer::Read(imported) },
-        Err(error) => FileResult { file, answer: Answer::Unread { kind: None, error } },
+        Ok((text, imported)) => {
+            let runs = match &imported {
+                Imported::NcclTests(run) if run.runs_in_file > 1 => {
+                    nccl_tests::parse_runs(&text).iter().map(RunSummary::of).collect()
+                }
+                _ => Vec::new(),
+            };
+            FileResult { file, answer: Answer::Read(imported), runs }
+        }
+        Err(error) => FileResult { file, answer: Answer::Unread { kind: None, error }, runs: Vec::new() },
     }
 }
 
@@ -83,6 +149,23 @@ fn describe(r: &FileResult) -> String {
                 gbs(run.avg_busbw_gbs),
                 if run.truncated { "; the output is cut" } else { "" }
             );
+            if !r.runs.is_empty() {
+                let _ = writeln!(
+                    t,
+                    "  {} runs in this file, each read on its own (the rows above are run 1's; health --run K \
+                     judges one):",
+                    r.runs.len()
+                );
+                for s in &r.runs {
+                    let _ = writeln!(t, "    {}", s.line());
+                }
+            }
+            if let Some(log) = &run.nccl_log {
+                let facts = log.facts();
+                if !facts.is_empty() {
+                    let _ = writeln!(t, "  its NCCL_DEBUG=INFO lines: {}", facts.join(", "));
+                }
+            }
             for row in run.rows.iter().rev().take(3).rev() {
                 let _ = writeln!(
                     t,
@@ -101,7 +184,18 @@ fn describe(r: &FileResult) -> String {
                 log.version.as_ref().map_or(String::new(), |v| format!(" (NCCL {v})")),
                 log.ranks.map_or(String::new(), |r| format!(", {r} ranks")),
                 log.nodes.map_or(String::new(), |n| format!(" on {n} nodes")),
-                log.transport.as_deref().unwrap_or("not in the log"),
+                match (log.transport.as_deref(), log.transports.len() > 1) {
+                    (Some(t), true) => format!(
+                        "{t} ({}: some ranks fell back, and the job runs at the slowest's pace)",
+                        log.transports
+                            .iter()
+                            .map(|(k, n)| format!("{k} on {n} processes"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    (Some(t), false) => t.to_string(),
+                    (None, _) => "not in the log".to_string(),
+                },
                 log.gdr.map_or("unknown", |g| if g { "on" } else { "off" }),
                 opt(&log.nics_used)
             );

@@ -160,3 +160,36 @@ fn health_takes_a_file_given_over_the_reports_attachment_of_the_same_kind() {
     assert!(v["files"][1].as_str().is_some_and(|f| f.contains("nccl_05") && f.contains("attached to")), "{v}");
     std::fs::remove_dir_all(dir).expect("cleanup");
 }
+
+/// A file holding the same run twice (a rerun appended): `import` lists both runs, and `health` refuses to pick
+/// one, listing them, until `--run K` or `--run last` names it; each is judged against its own 2 nodes.
+#[test]
+fn several_runs_in_a_file_are_listed_and_health_judges_the_one_named() {
+    let abci = std::fs::read_to_string(first("nccl-tests/raw", "abci-v100-2node")).expect("read");
+    let dir = std::env::temp_dir().join(format!("probe-cli-runs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let two = dir.join("two-runs.txt");
+    std::fs::write(&two, format!("{abci}{abci}")).expect("write");
+    let out = cli().arg("import").arg(&two).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("2 runs in this file") && text.contains("run 2:"), "{text}");
+    assert!(text.contains("8 ranks on 2 hosts") && !text.contains("16 ranks"), "{text}");
+    let out = cli().args(["import", "--json"]).arg(&two).output().expect("runs");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!((v[0]["runs_in_file"].as_u64(), v[0]["runs"].as_array().map(Vec::len)), (Some(2), Some(2)));
+    let hw = ["--gpu", "v100", "--gpus-per-node", "4", "--adapters", "2", "--link-gbps", "100", "--fabric", "ib"];
+    let out = cli().arg("health").arg(&two).args(hw).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("2 runs in this file: pass --run K") && err.contains("run 1:"), "{err}");
+    for pick in ["2", "last"] {
+        let out = cli().arg("health").arg(&two).args(hw).args(["--run", pick, "--json"]).output().expect("runs");
+        let v: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+        assert_eq!(v["input"]["nodes"].as_i64(), Some(2), "judged against its own 2 nodes");
+        assert!(v["files"][0].as_str().is_some_and(|f| f.contains("run 2 of 2")), "{}", v["files"]);
+    }
+    let out = cli().arg("health").arg(&two).args(hw).args(["--run", "3"]).output().expect("runs");
+    assert!(out.status.code() == Some(2) && String::from_utf8_lossy(&out.stderr).contains("there is no run 3"));
+    std::fs::remove_dir_all(&dir).ok();
+}

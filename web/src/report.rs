@@ -166,9 +166,30 @@ pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, 
         Imported::NcclLog(log) => EVIDENCE.with(|e| e.borrow_mut().0 = Some(log)),
         Imported::NvidiaSmiTopo(topo) => EVIDENCE.with(|e| e.borrow_mut().1 = Some(topo)),
         Imported::NcclTests(run) => {
+            if run.runs_in_file > 1 {
+                // A sweep or a rerun appended: each run is its own; the page judges the first and says so.
+                let runs = import::nccl_tests::parse_runs(text);
+                crate::html!(
+                    html,
+                    r#"<p class="warn" id="paste-runs">This text holds {} runs; the first is judged here (paste one run to judge another):</p><ul class="fine">"#,
+                    runs.len()
+                );
+                for r in &runs {
+                    crate::html!(
+                        html,
+                        "<li>run {}: {} ranks on {} hosts, {} rows, peak busbw {} GB/s</li>",
+                        r.run,
+                        r.ranks.map_or("?".to_string(), |n| n.to_string()),
+                        r.nodes.map_or("?".to_string(), |n| n.to_string()),
+                        r.rows.len(),
+                        r.peak_busbw_gbs.map_or("?".to_string(), |b| estimator_core::human::num(b, 2))
+                    );
+                }
+                html.push_static("</ul>");
+            }
             // A run printed with NCCL_DEBUG=INFO carries its own log: the best evidence there is.
-            if text.contains(" NCCL INFO ") {
-                EVIDENCE.with(|e| e.borrow_mut().0 = Some(import::nccl_log::parse(text)));
+            if let Some(log) = &run.nccl_log {
+                EVIDENCE.with(|e| e.borrow_mut().0 = Some((**log).clone()));
             }
             // Judged against the model for the side's hardware as it stands, never against an earlier measurement.
             form.measured_busbw = String::new();

@@ -301,6 +301,15 @@ const RUN_OCI_H100: &str = include_str!("../../tests/data/nccl-tests/raw/oci-h10
 const LOG_NO_GDR: &str = include_str!("../../tests/data/tool-outputs/nccl_02_NET-IB_noGDR_HDR_nccl-1412_EXCERPT.txt");
 
 #[wasm_bindgen_test]
+fn a_paste_of_several_runs_judges_the_first_and_lists_them() {
+    let two = format!("{RUN_OCI_H100}\n{RUN_OCI_H100}");
+    let r = report::handle("", Side::B, Some("sweep.txt"), None, &two);
+    assert!(r.html.contains("This text holds 2 runs; the first is judged here"), "{}", r.html);
+    assert!(r.html.contains("run 2: 16 ranks on 2 hosts"), "each run with its own ranks: {}", r.html);
+    assert!(r.html.contains("Verdict:"), "{}", r.html);
+}
+
+#[wasm_bindgen_test]
 fn a_pasted_run_gets_a_verdict_and_the_user_decides_what_changes() {
     // The log first: it is shown and kept as evidence.
     let r = report::handle("", Side::B, Some("nccl.log"), None, LOG_NO_GDR);

@@ -56,13 +56,23 @@ pub(super) fn causes(s: &Scenario, ev: &Evidence<'_>, large: &SizeCheck, verdict
     let faster_than_sockets = rdma_hw || s.input().fabric != crate::Fabric::Tcp;
 
     if let Some(log) = ev.log {
-        if multi && faster_than_sockets && log.transport.as_deref() == Some("socket") {
+        let on_sockets = log.transports.get("socket").copied().unwrap_or(0);
+        let mixed = log.transport.as_deref() == Some("mixed") && on_sockets > 0;
+        if multi && faster_than_sockets && (log.transport.as_deref() == Some("socket") || mixed) {
+            let text = if mixed {
+                format!(
+                    "{on_sockets} of the log's {} processes fell back to TCP sockets (NET/Socket) while the others use \
+                     the fabric: every collective runs at the sockets' pace",
+                    log.transports.values().sum::<u32>()
+                )
+            } else {
+                "NCCL fell back to TCP sockets (NET/Socket) although the nodes have a faster network path".to_string()
+            };
             cause_push(
                 &mut causes,
                 cause(
                     "socket-fallback",
-                    "NCCL fell back to TCP sockets (NET/Socket) although the nodes have a faster network path"
-                        .to_string(),
+                    text,
                     &[
                         "check NCCL_IB_DISABLE is unset and NCCL_IB_HCA names the adapters (ibv_devinfo)",
                         "install the RDMA user-space provider (rdma-core) or the fabric's NCCL net plugin (aws-ofi-nccl \

@@ -61,6 +61,7 @@ const MAX_ITEMS: usize = 4096;
 
 /// Reads `ibstat` output.
 pub fn parse_ibstat(text: &str) -> Vec<IbAdapter> {
+    let text = super::strip_ansi(text);
     let mut out: Vec<IbAdapter> = Vec::new();
     for raw in text.lines() {
         let line = strip_launcher(raw).trim();
@@ -105,6 +106,7 @@ fn width(v: &str) -> Option<f64> {
 
 /// Reads `ibv_devinfo` or `ibv_devinfo -v` output.
 pub fn parse_ibv_devinfo(text: &str) -> Vec<IbAdapter> {
+    let text = super::strip_ansi(text);
     let mut out: Vec<IbAdapter> = Vec::new();
     let mut lanes: Option<f64> = None;
     let mut speed: Option<f64> = None;

@@ -3,13 +3,16 @@
 //!
 //! Every reader takes any text: it skips what it does not know, never panics, and is linear in time and memory
 //! (one pass over the lines, no backtracking; a line is looked at a bounded number of times). Launcher prefixes
-//! (`[1,0]<stdout>:` from Open MPI's `--tag-output`, ` 0: ` from `srun -l`) are removed first. [`detect`] tells which
-//! kind a text is; [`import`] detects and reads.
+//! (`[1,0]<stdout>:` from Open MPI's `--tag-output`, ` 0: ` from `srun -l`) are removed first, and before them the
+//! terminal's escape sequences ([`strip_ansi`]: a `script` or `tee` of a coloured terminal keeps them). [`detect`]
+//! tells which kind a text is; [`import`] detects and reads.
 
 pub mod ib;
 pub mod nccl_log;
 pub mod nccl_tests;
 pub mod topo;
+
+use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
@@ -93,6 +96,52 @@ impl Imported {
     }
 }
 
+/// The text without terminal escape sequences (ECMA-48): CSI (`ESC [` ... a final byte from `@` to `~`, the colours
+/// and cursor moves of a coloured terminal), OSC (`ESC ]` ... `BEL` or `ESC \\`, window titles and links), and any
+/// other `ESC` with the one byte after it; a lone 8-bit CSI (U+009B) likewise. One pass, no allocation when there is
+/// none. `\r\n` (what `script` writes) becomes `\n`, and a lone `\r` ends a line.
+pub fn strip_ansi(text: &str) -> Cow<'_, str> {
+    if !text.contains(['\u{1b}', '\u{9b}']) && !text.contains("\r") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => match chars.next() {
+                Some('[') => skip_csi(&mut chars),
+                Some(']') => {
+                    // OSC: up to BEL or ESC \.
+                    while let Some(x) = chars.next() {
+                        if x == '\u{7}' || (x == '\u{1b}' && chars.next_if_eq(&'\\').is_some()) {
+                            break;
+                        }
+                    }
+                }
+                _ => {}
+            },
+            '\u{9b}' => skip_csi(&mut chars),
+            // `\r\n` is one line end; a lone `\r` (a progress line redrawn, or old Mac line ends) ends a line too.
+            '\r' => {
+                if chars.peek() != Some(&'\n') {
+                    out.push('\n');
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Skips a CSI sequence's parameter and intermediate bytes and its final byte.
+fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    for x in chars.by_ref() {
+        if ('@'..='~').contains(&x) {
+            break;
+        }
+    }
+}
+
 /// Removes launcher prefixes from a line: Open MPI's `[1,0]<stdout>:` / `<stderr>:` and Slurm's ` 0: ` (`srun -l`),
 /// repeatedly (`srun -l` around `mpirun --tag-output` gives both), and the leading white space.
 pub fn strip_launcher(line: &str) -> &str {
@@ -129,6 +178,7 @@ pub fn strip_launcher(line: &str) -> &str {
 
 /// Which kind a text is, from markers only these tools print; `None` when none is found.
 pub fn detect(text: &str) -> Option<Kind> {
+    let text = strip_ansi(text);
     let mut scores = [0u32; 5];
     for line in text.lines().take(20_000) {
         let l = strip_launcher(line).trim();

@@ -44,9 +44,13 @@ pub struct NcclLog {
     pub nodes: Option<u32>,
     /// Distinct hosts in the line prefixes (one node's log names only its own host).
     pub hosts: u32,
-    /// `ib`, `roce`, `socket`, or the plugin's name (`aws libfabric`, `ofi`); `None` when the log does not say.
-    /// `ib` is also NCCL's NET/IB over RoCE when no line of the log shows the devices' link layer.
+    /// `ib`, `roce`, `socket`, or the plugin's name (`aws libfabric`, `ofi`); `mixed` when the processes of the log
+    /// chose different ones ([`NcclLog::transports`]); `None` when the log does not say. `ib` is also NCCL's NET/IB
+    /// over RoCE when no line of the log shows the devices' link layer.
     pub transport: Option<String>,
+    /// The processes (`host:pid` of the line prefixes) that said which network they use, by transport
+    /// (`{"ib": 8, "socket": 8}`): more than one key is a job where some ranks fell back (nccl-tests#188).
+    pub transports: std::collections::BTreeMap<String, u32>,
     /// GPUDirect RDMA: `true` when the network channels run `/GDRDMA` or NCCL says it is enabled, `false` when
     /// they run without it or NCCL says it is disabled; `None` when unknown.
     pub gdr: Option<bool>,
@@ -75,7 +79,16 @@ impl NcclLog {
             parts.push(format!("NCCL {v}"));
         }
         if let Some(t) = &self.transport {
-            parts.push(format!("transport {t}"));
+            if self.transports.len() > 1 {
+                let by: Vec<String> = self.transports.iter().map(|(k, n)| format!("{k} {n}")).collect();
+                parts.push(format!(
+                    "transport {t} ({} processes: {})",
+                    self.transports.values().sum::<u32>(),
+                    by.join(", ")
+                ));
+            } else {
+                parts.push(format!("transport {t}"));
+            }
         }
         if let Some(g) = self.gdr {
             parts.push(format!("GPUDirect RDMA {}", if g { "on" } else { "off" }));
@@ -87,8 +100,9 @@ impl NcclLog {
     }
 }
 
-/// The message of an NCCL line (after `NCCL INFO `), and the host of its prefix.
-fn message(line: &str) -> Option<(&str, Option<&str>, bool)> {
+/// The message of an NCCL line (after `NCCL INFO `), the host of its prefix, whether it is a warning, and the
+/// `host:pid` of the process that printed it.
+fn message(line: &str) -> Option<(&str, Option<&str>, bool, Option<&str>)> {
     let (prefix, rest, warn) = if let Some(i) = line.find("NCCL INFO ") {
         (&line[..i], &line[i + "NCCL INFO ".len()..], false)
     } else if let Some(i) = line.find("NCCL WARN ") {
@@ -99,11 +113,11 @@ fn message(line: &str) -> Option<(&str, Option<&str>, bool)> {
     // `host:pid:tid [dev] `: the host is everything before the second-to-last colon of the first word.
     let first = prefix.split_whitespace().next().unwrap_or("");
     let mut parts = first.rsplitn(3, ':');
-    let host = match (parts.next(), parts.next(), parts.next()) {
-        (Some(_tid), Some(_pid), Some(h)) if !h.is_empty() => Some(h),
-        _ => None,
+    let (host, process) = match (parts.next(), parts.next(), parts.next()) {
+        (Some(tid), Some(_pid), Some(h)) if !h.is_empty() => (Some(h), first.get(..first.len() - tid.len() - 1)),
+        _ => (None, None),
     };
-    Some((rest.trim(), host, warn))
+    Some((rest.trim(), host, warn, process))
 }
 
 /// The number after `key ` in a message.
@@ -119,6 +133,7 @@ fn field(msg: &str, key: &str) -> Option<u32> {
 
 /// Reads an NCCL log.
 pub fn parse(text: &str) -> NcclLog {
+    let text = super::strip_ansi(text);
     let mut log = NcclLog::default();
     let mut hosts: Vec<String> = Vec::new();
     let mut used: Vec<u32> = Vec::new();
@@ -127,9 +142,30 @@ pub fn parse(text: &str) -> NcclLog {
     let mut rings: Vec<u32> = Vec::new();
     let mut network: Option<String> = None;
     let mut via_net_ib = false;
+    // Whether `network` came from a `Using network` line (which beats what `NET/OFI` lines suggest).
+    let mut network_said = false;
+    // Each process's own word on its network: `Using network X`, else its `NET/IB : Using` devices' link, else
+    // `NET/Socket : Using`.
+    let mut per_process: std::collections::BTreeMap<String, (u8, String)> = std::collections::BTreeMap::new();
+    let mut note = |process: Option<&str>, rank: u8, t: String| {
+        if let Some(p) = process
+            && (per_process.len() < 100_000 || per_process.contains_key(p))
+        {
+            let e = per_process.entry(p.to_string()).or_insert((0, String::new()));
+            if rank >= e.0 {
+                *e = (rank, t);
+            }
+        }
+    };
     for raw in text.lines() {
         let line = strip_launcher(raw);
-        let Some((msg, host, warn)) = message(line) else { continue };
+        // nccl-tests prints the version on a line of its own, without NCCL's prefix (`NCCL version 2.19.3+cuda12.3`,
+        // behind a launcher's `[1,0]<stdout>:` too); NCCL's own INFO line has it after the prefix (below).
+        if let Some(v) = line.strip_prefix("NCCL version ") {
+            log.version = v.split_whitespace().next().map(str::to_string);
+            continue;
+        }
+        let Some((msg, host, warn, process)) = message(line) else { continue };
         if let Some(h) = host
             && hosts.len() < 100_000
             && !hosts.iter().any(|x| x == h)
@@ -153,13 +189,25 @@ pub fn parse(text: &str) -> NcclLog {
         if msg.starts_with("NET/IB : No device found") {
             log.ib_not_found = true;
         } else if let Some(list) = msg.strip_prefix("NET/IB : Using ").or_else(|| msg.strip_prefix("NET/IB: Using ")) {
-            log.net_devices = devices(list, None);
+            let devs = devices(list, None);
+            if let Some(t) = rdma_of(&devs) {
+                note(process, 1, t);
+            }
+            log.net_devices = devs;
         } else if let Some(list) = msg.strip_prefix("NET/Socket : Using ") {
+            // NCCL may initialise its socket transport beside IB and print both lines: IB's word is stronger.
+            note(process, 0, "socket".to_string());
             if log.net_devices.is_empty() || log.net_devices.iter().all(|d| d.link == "socket") {
                 log.net_devices = devices(list, Some("socket"));
             }
         } else if let Some(n) = msg.strip_prefix("Using network ") {
-            network = Some(n.trim().to_string());
+            let n = n.trim().to_string();
+            note(process, 2, transport_name(&n, &log.net_devices));
+            // A socket fallback on some ranks is the finding: it is not hidden by the others' IB.
+            if !network_said || n.eq_ignore_ascii_case("socket") {
+                network = Some(n);
+                network_said = true;
+            }
         } else if msg.starts_with("NET/OFI") && network.is_none() {
             network = Some("OFI".to_string());
         }
@@ -232,19 +280,37 @@ pub fn parse(text: &str) -> NcclLog {
         // Channels through NET/IB, but no line that shows the devices' link layer: NCCL's IB verbs transport.
         log.transport = Some("ib".to_string());
     }
+    for (_, (_, t)) in per_process {
+        *log.transports.entry(t).or_insert(0) += 1;
+    }
+    if log.transports.len() > 1 {
+        log.transport = Some("mixed".to_string());
+    }
     log
 }
 
+/// `ib` or `roce` from the devices' link layers.
+fn rdma_of(devs: &[NetDevice]) -> Option<String> {
+    if devs.iter().any(|d| d.link == "IB") {
+        Some("ib".to_string())
+    } else if devs.iter().any(|d| d.link == "RoCE") {
+        Some("roce".to_string())
+    } else {
+        None
+    }
+}
+
+/// A `Using network X` name as a transport: `IB` is `ib` or `roce` by the devices seen, `Socket` is `socket`, a
+/// plugin keeps its name in lower case.
+fn transport_name(network: &str, devs: &[NetDevice]) -> String {
+    match network.to_ascii_lowercase().as_str() {
+        "ib" => rdma_of(devs).unwrap_or_else(|| "ib".to_string()),
+        other => other.to_string(),
+    }
+}
+
 fn transport(log: &NcclLog, network: Option<&str>) -> Option<String> {
-    let rdma = |devs: &[NetDevice]| {
-        if devs.iter().any(|d| d.link == "IB") {
-            Some("ib".to_string())
-        } else if devs.iter().any(|d| d.link == "RoCE") {
-            Some("roce".to_string())
-        } else {
-            None
-        }
-    };
+    let rdma = rdma_of;
     match network.map(str::to_ascii_lowercase).as_deref() {
         Some("ib") => rdma(&log.net_devices).or(Some("ib".to_string())),
         Some("socket") => Some("socket".to_string()),

@@ -100,6 +100,13 @@ pub struct NcclTestsRun {
     pub out_of_bounds: Option<u64>,
     /// The table stopped mid-row or has no `Avg bus bandwidth` line: the output was cut.
     pub truncated: bool,
+    /// Which run of the file this is, from 1 ([`parse_runs`] splits a file of several).
+    pub run: u32,
+    /// How many runs the file holds: a sweep script, `-n`/`-w` reruns or a job array append one run after another,
+    /// and each is read on its own.
+    pub runs_in_file: u32,
+    /// What the run's `NCCL_DEBUG=INFO` lines say (its version, transports, GPUDirect RDMA), when it has any.
+    pub nccl_log: Option<Box<super::NcclLog>>,
 }
 
 /// Tokens looked at per line: a row has 13, a header line about 30; the rest of a longer line is not a table's.
@@ -289,9 +296,100 @@ pub(crate) fn looks_like_row(line: &str) -> bool {
         && row(&t).is_some()
 }
 
-/// Reads nccl-tests output. Lines it does not know (NCCL INFO lines, the shell prompt, a launcher's chatter) are
-/// skipped.
+/// What a line is, for telling where one run ends and the next begins.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Marker {
+    /// `# Collective test starting: all_reduce_perf` (nccl-tests 2.13 and later print it first).
+    Start,
+    /// `# nThread 1 nGpus 1 minBytes ...`: the run's header.
+    Header,
+    /// `#  Rank  0 Group  0 Pid ...`.
+    Rank,
+    /// A table row.
+    Row,
+    /// Anything else.
+    Other,
+}
+
+fn marker(line: &str) -> Marker {
+    let l = strip_launcher(line).trim();
+    if let Some(c) = l.strip_prefix('#') {
+        let c = c.trim_start();
+        if c.starts_with("Collective test starting") {
+            Marker::Start
+        } else if c.starts_with("nThread") {
+            Marker::Header
+        } else if c.starts_with("Rank ") {
+            Marker::Rank
+        } else {
+            Marker::Other
+        }
+    } else if looks_like_row(l) {
+        Marker::Row
+    } else {
+        Marker::Other
+    }
+}
+
+/// The runs of a file, each as the slice of text it spans. A run starts at `# Collective test starting`, at a
+/// `# nThread` header after another header or after rows, and at rank lines after rows (a run printed without
+/// its header); what comes before the first marker belongs to the first run. One pass over the lines.
+fn split_runs(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut start, mut at) = (0usize, 0usize);
+    let (mut rows, mut header, mut began) = (false, false, false);
+    for line in text.split_inclusive('\n') {
+        let m = marker(line);
+        let boundary = match m {
+            Marker::Start => rows || header || began,
+            Marker::Header => rows || header,
+            Marker::Rank => rows,
+            Marker::Row | Marker::Other => false,
+        };
+        if boundary && at > start {
+            out.push(&text[start..at]);
+            start = at;
+            (rows, header, began) = (false, false, false);
+        }
+        match m {
+            Marker::Start => began = true,
+            Marker::Header => header = true,
+            Marker::Row => rows = true,
+            Marker::Rank | Marker::Other => {}
+        }
+        at += line.len();
+    }
+    if at > start || out.is_empty() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
+/// Reads every run of a file of nccl-tests output, in order ([`split_runs`]).
+pub fn parse_runs(text: &str) -> Vec<NcclTestsRun> {
+    let text = super::strip_ansi(text);
+    let parts = split_runs(&text);
+    let n = u32::try_from(parts.len()).unwrap_or(u32::MAX);
+    parts
+        .into_iter()
+        .enumerate()
+        .map(|(i, part)| {
+            let mut run = parse_one(part);
+            run.run = u32::try_from(i + 1).unwrap_or(u32::MAX);
+            run.runs_in_file = n;
+            run
+        })
+        .collect()
+}
+
+/// Reads nccl-tests output: the file's first run, with `runs_in_file` saying how many it holds ([`parse_runs`]
+/// reads them all). Lines it does not know (NCCL INFO lines, the shell prompt, a launcher's chatter) are skipped.
 pub fn parse(text: &str) -> NcclTestsRun {
+    parse_runs(text).into_iter().next().unwrap_or_default()
+}
+
+/// Reads one run's text (escape sequences already removed).
+fn parse_one(text: &str) -> NcclTestsRun {
     let mut run = NcclTestsRun::default();
     let mut layout: Option<Layout> = None;
     let mut hosts: Vec<String> = Vec::new();
@@ -381,6 +479,10 @@ pub fn parse(text: &str) -> NcclTestsRun {
         run.nodes = (!hosts.is_empty()).then(|| u32::try_from(hosts.len()).unwrap_or(u32::MAX));
     }
     run.truncated = last_row_cut || (!run.rows.is_empty() && run.avg_busbw_gbs.is_none());
+    let log = super::nccl_log::parse(text);
+    if log != super::NcclLog::default() {
+        run.nccl_log = Some(Box::new(log));
+    }
     run
 }
 

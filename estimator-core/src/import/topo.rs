@@ -43,6 +43,7 @@ pub struct Topology {
 
 /// Reads `nvidia-smi topo -m`.
 pub fn parse(text: &str) -> Topology {
+    let text = super::strip_ansi(text);
     let mut t = Topology::default();
     let mut legend: Vec<(String, String)> = Vec::new();
     for raw in text.lines() {

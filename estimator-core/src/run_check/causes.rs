@@ -227,8 +227,17 @@ pub(super) fn causes(
     let mut ruled = Vec::new();
 
     if let Some(log) = ev.log {
+        let on_sockets = log.transports.get("socket").copied().unwrap_or(0);
         match log.transport.as_deref() {
             Some("socket") => confirm(&mut causes, "socket-fallback", "the NCCL log shows NET/Socket"),
+            Some("mixed") if on_sockets > 0 => confirm(
+                &mut causes,
+                "socket-fallback",
+                &format!(
+                    "the NCCL log shows {on_sockets} of its {} processes on NET/Socket: the job runs at their pace",
+                    log.transports.values().sum::<u32>()
+                ),
+            ),
             Some(t) => {
                 rule_out(&mut causes, &mut ruled, "socket-fallback", format!("the NCCL log shows the {t} transport"))
             }
