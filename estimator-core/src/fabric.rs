@@ -96,6 +96,76 @@ impl Fabric {
         }
     }
 
+    /// How the network path reaches GPU memory, in words for the texts: GPUDirect RDMA on an RDMA fabric with
+    /// `gdr`, host memory without it, GCP's GPUDirect-TCPX/TCPXO (GPU memory to the NIC over TCP: not RDMA), or
+    /// NCCL's sockets through host memory on plain TCP.
+    pub fn gpu_path(self, gdr: bool) -> &'static str {
+        match self {
+            Fabric::Tcp => "NCCL's TCP sockets, through host memory",
+            Fabric::Tcpx => "GPUDirect-TCPX: GPU memory to the NIC over TCP, no RDMA",
+            Fabric::Tcpxo => "GPUDirect-TCPXO: GPU memory to the NIC over TCP offloaded to the NIC, no RDMA",
+            _ if gdr => "GPUDirect RDMA",
+            _ => "no GPUDirect RDMA: through host memory",
+        }
+    }
+
+    /// What turns GPUDirect RDMA on for this fabric, one step each; empty where it does not apply (TCP, and
+    /// GCP's TCPX/TCPXO, which are not RDMA). Sources: NVIDIA's GPUDirect RDMA guide (`nvidia_peermem`, DMA-BUF
+    /// from driver 515 and NCCL 2.13), NCCL's environment variables (`NCCL_NET_GDR_LEVEL`, `NCCL_IB_GID_INDEX`),
+    /// aws-ofi-nccl's and AWS's EFA documentation (`FI_EFA_USE_DEVICE_RDMA=1` on p4d and later; EFA on g4dn and
+    /// p3dn has no RDMA read, so no GPUDirect RDMA at all).
+    pub fn gdr_fixes(self) -> &'static [&'static str] {
+        match self {
+            Fabric::Tcp | Fabric::Tcpx | Fabric::Tcpxo => &[],
+            Fabric::Efa | Fabric::EfaV2 | Fabric::EfaV3 => &[
+                "aws-ofi-nccl with FI_EFA_USE_DEVICE_RDMA=1 (p4d and later; EFA on g4dn and p3dn has no RDMA read \
+                 and no GPUDirect RDMA)",
+                "NCCL_DEBUG=INFO should print 'NET/OFI Selected Provider is efa' and channels via NET/AWS \
+                 Libfabric/.../GDRDMA",
+            ],
+            Fabric::Roce => &[
+                "load the peer-memory module: modprobe nvidia_peermem (or use DMA-BUF with a recent driver)",
+                "NCCL_IB_GID_INDEX must name the RoCE v2 GID (probe-cli report shows it)",
+                "NCCL_NET_GDR_LEVEL=PHB (or SYS) when GPUs are further from their NIC than NCCL's default allows",
+            ],
+            Fabric::Infiniband | Fabric::Rdma => &[
+                "load the peer-memory module: modprobe nvidia_peermem (or use DMA-BUF with a recent driver)",
+                "NCCL_NET_GDR_LEVEL=PHB (or SYS) when GPUs are further from their NIC than NCCL's default allows",
+            ],
+        }
+    }
+
+    /// What brings NCCL onto this fabric when it fell back to TCP sockets, one step each; empty on plain TCP.
+    /// Sources: NCCL's environment variables (`NCCL_IB_DISABLE`, `NCCL_IB_HCA`, `NCCL_NET_PLUGIN`), aws-ofi-nccl
+    /// (`FI_PROVIDER=efa`), GCP's GPUDirect-TCPX/TCPXO guides (GoogleCloudPlatform/container-engine-accelerators:
+    /// the plugin and its receive-datapath daemon).
+    pub fn fallback_fixes(self) -> &'static [&'static str] {
+        match self {
+            Fabric::Tcp => &[],
+            Fabric::Infiniband | Fabric::Roce => &[
+                "check NCCL_IB_DISABLE is unset and NCCL_IB_HCA names the adapters (ibv_devinfo)",
+                "install the RDMA user-space provider (rdma-core, libibverbs) in the job's image",
+                "NCCL_DEBUG=INFO should print 'NET/IB : Using [0]mlx5_0:1/IB ...' (or /RoCE), not 'NET/Socket'",
+            ],
+            Fabric::Efa | Fabric::EfaV2 | Fabric::EfaV3 => &[
+                "install aws-ofi-nccl and libfabric's EFA provider (the EFA installer) in the job's image, on \
+                 LD_LIBRARY_PATH",
+                "FI_PROVIDER=efa; NCCL_DEBUG=INFO should print 'NET/OFI Selected Provider is efa' and 'Using network \
+                 AWS Libfabric'",
+            ],
+            Fabric::Tcpx | Fabric::Tcpxo => &[
+                "install GCP's GPUDirect-TCPX/TCPXO NCCL plugin and run its receive-datapath daemon on each node",
+                "NCCL_NET_PLUGIN (or LD_LIBRARY_PATH) must reach the plugin's libnccl-net.so; NCCL_DEBUG=INFO names the \
+                 plugin it loads",
+            ],
+            Fabric::Rdma => &[
+                "install the fabric's NCCL net plugin (aws-ofi-nccl with the libfabric provider for HPE Slingshot: \
+                 cxi) and point NCCL_NET_PLUGIN at it",
+                "NCCL_DEBUG=INFO should name the plugin's network ('Using network AWS Libfabric'), not 'NET/Socket'",
+            ],
+        }
+    }
+
     /// Whether NCCL runs LL128 across nodes on this fabric. GCP's TCPX setup pins `NCCL_PROTO=Simple`
     /// (GoogleCloudPlatform/container-engine-accelerators `gpudirect-tcpx/README.md`); TCPXO enables LL128 from
     /// installer v1.0.12 (`gpudirect-tcpxo/best-practice.md`).

@@ -95,14 +95,14 @@ fn text(c: &RunCheck, s: &Scenario, files: &[String]) -> String {
     let i = s.input();
     let _ = writeln!(
         t,
-        "Checked against {} x {} {}, {} x {} Gb/s {}{}; {}, {}:",
+        "Checked against {} x {} {}, {} x {} Gb/s {} ({}); {}, {}:",
         human::plural(u64::from(s.nodes()), "node"),
         i.gpus_per_node,
         s.gpu().name,
         i.adapters_per_node,
         human::num(i.link_gbps, 3),
         i.fabric.name(),
-        if i.gdr { ", GPUDirect RDMA" } else { "" },
+        i.fabric.gpu_path(i.gdr),
         c.step.layout.description(),
         human::params(s.shape().params),
     );

@@ -153,7 +153,7 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
         s.gpus_per_node(),
         s.gpu().name,
         if s.nodes() > 1 {
-            format!("{}, GPUDirect RDMA {}", fabric_line(s), if i.gdr && i.fabric.is_rdma() { "on" } else { "off" })
+            format!("{}, {}", fabric_line(s), i.fabric.gpu_path(i.gdr))
         } else {
             format!("intra-node {}", s.intra_node().link.label())
         }

@@ -105,14 +105,14 @@ fn text(h: &Health, s: &Scenario, files: &[String]) -> String {
     let i = s.input();
     let _ = writeln!(
         t,
-        "Judged against {} nodes x {} {}, {} x {} Gb/s {}{}:",
+        "Judged against {} nodes x {} {}, {} x {} Gb/s {} ({}):",
         s.nodes(),
         i.gpus_per_node,
         s.gpu().name,
         i.adapters_per_node,
         human::num(i.link_gbps, 3),
         i.fabric.name(),
-        if i.gdr { ", GPUDirect RDMA" } else { "" }
+        i.fabric.gpu_path(i.gdr)
     );
     let _ = writeln!(
         t,

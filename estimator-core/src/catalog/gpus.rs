@@ -90,6 +90,24 @@ pub static GPUS: &[GpuSpec] = &[
         patterns: &["p40"],
     },
     GpuSpec {
+        key: "t4",
+        name: "T4",
+        vendor: Vendor::Nvidia,
+        reported_names: &["Tesla T4"],
+        memory_gib: 16.0,
+        // No BF16 on Turing: its FP16 tensor figure, the closest training precision.
+        bf16_dense_tflops: tf(65.0),
+        fp8_dense_tflops: None,
+        shapes: &[],
+        intra_node: IntraNodeLink::Pcie,
+        gpu_link_gbyte_per_s: None,
+        pcie_gen: 3,
+        compute_capability: 75,
+        allreduce_busbw: bw(12.0 * PCIE_P2P_EFFICIENCY),
+        ring_busbw: bw(12.0 * PCIE_P2P_EFFICIENCY),
+        patterns: &["t4"],
+    },
+    GpuSpec {
         key: "a10g",
         name: "A10G",
         vendor: Vendor::Nvidia,
@@ -696,6 +714,11 @@ impl GpuSpec {
             }
             "p40" => {
                 "NVIDIA Tesla P40 datasheet: 24 GB GDDR5, 11.76 TFLOP/s FP32 (no tensor cores, no fast BF16/FP16); busbw \
+                 derived from PCIe Gen3 x16 12 GB/s x 0.58"
+            }
+            "t4" => {
+                "NVIDIA T4 datasheet: 16 GB GDDR6, 65 TFLOP/s FP16/FP32 mixed-precision tensor (no BF16 on Turing), \
+                 PCIe Gen3 x16, no NVLink (AWS g4dn: up to 8 T4, EFA on the largest sizes, no GPUDirect RDMA); busbw \
                  derived from PCIe Gen3 x16 12 GB/s x 0.58"
             }
             "a10g" => {

@@ -37,6 +37,7 @@ pub(crate) fn evidence_lines(ev: &Evidence<'_>) -> Vec<String> {
 }
 
 fn cause(id: &str, text: String, check: &[&str]) -> Cause {
+    debug_assert!(!check.is_empty(), "{id}: a cause says what to check");
     Cause { id: id.to_string(), text, check: check.iter().map(|t| t.to_string()).collect() }
 }
 
@@ -54,6 +55,10 @@ pub(super) fn causes(s: &Scenario, ev: &Evidence<'_>, large: &SizeCheck, verdict
         || ev.summary.is_some_and(|x| matches!(x.fabric, ReportFabric::Infiniband | ReportFabric::Roce));
     // Any fabric but plain TCP has a faster path than NCCL's sockets: RDMA, or GCP's GPUDirect-TCPX/TCPXO plugin.
     let faster_than_sockets = rdma_hw || s.input().fabric != crate::Fabric::Tcp;
+    let fabric = s.input().fabric;
+    // GPUDirect RDMA is a cause only where the scenario expects it: on an RDMA fabric with `gdr` (a user's
+    // `--no-gdr`, or EFA on g4dn, already has the host-memory path in the expected curve).
+    let expects_gdr = fabric.is_rdma() && s.input().gdr;
 
     if let Some(log) = ev.log {
         let on_sockets = log.transports.get("socket").copied().unwrap_or(0);
@@ -68,31 +73,20 @@ pub(super) fn causes(s: &Scenario, ev: &Evidence<'_>, large: &SizeCheck, verdict
             } else {
                 "NCCL fell back to TCP sockets (NET/Socket) although the nodes have a faster network path".to_string()
             };
-            cause_push(
-                &mut causes,
-                cause(
-                    "socket-fallback",
-                    text,
-                    &[
-                        "check NCCL_IB_DISABLE is unset and NCCL_IB_HCA names the adapters (ibv_devinfo)",
-                        "install the RDMA user-space provider (rdma-core) or the fabric's NCCL net plugin (aws-ofi-nccl \
-                         for EFA; GCP's GPUDirect-TCPX/TCPXO plugin, with NCCL_NET_PLUGIN pointing at it)",
-                        "NCCL_DEBUG=INFO should print 'NET/IB : Using [0]mlx5_0:1/IB ...'",
-                    ],
-                ),
-            );
+            let fixes = if fabric == crate::Fabric::Tcp {
+                crate::Fabric::Infiniband.fallback_fixes()
+            } else {
+                fabric.fallback_fixes()
+            };
+            cause_push(&mut causes, cause("socket-fallback", text, fixes));
         }
-        if multi && log.gdr == Some(false) && log.transport.as_deref() != Some("socket") {
+        if multi && expects_gdr && log.gdr == Some(false) && log.transport.as_deref() != Some("socket") {
             cause_push(
                 &mut causes,
                 cause(
                     "gdr-off",
                     "GPUDirect RDMA is off: the network channels run through host memory (no /GDRDMA)".to_string(),
-                    &[
-                        "load the peer-memory module: modprobe nvidia_peermem",
-                        "NCCL_NET_GDR_LEVEL=PHB (or SYS) when GPUs are further from their NIC than NCCL's default allows",
-                        "on RoCE, NCCL_IB_GID_INDEX must name the RoCE v2 GID (probe-cli report shows it)",
-                    ],
+                    fabric.gdr_fixes(),
                 ),
             );
         }
@@ -127,6 +121,7 @@ pub(super) fn causes(s: &Scenario, ev: &Evidence<'_>, large: &SizeCheck, verdict
     }
     if let Some(topo) = ev.topo
         && multi
+        && expects_gdr
     {
         let far: Vec<&str> = topo.nearest.iter().filter(|n| !n.gdr_distance_ok).map(|n| n.gpu.as_str()).collect();
         if !far.is_empty() {
@@ -151,14 +146,17 @@ pub(super) fn causes(s: &Scenario, ev: &Evidence<'_>, large: &SizeCheck, verdict
         && multi
         && x.gdr == GdrSupport::NotSupported
         && rdma_hw
+        && expects_gdr
         && !causes.iter().any(|c| c.id == "gdr-off")
     {
+        let mut fixes = fabric.gdr_fixes().to_vec();
+        fixes.push("probe-cli report shows the reasons under GDR");
         cause_push(
             &mut causes,
             cause(
                 "gdr-off",
                 "the node report says GPUDirect RDMA is not supported (no peer-memory module or DMA-BUF)".to_string(),
-                &["modprobe nvidia_peermem", "probe-cli report shows the reasons under GDR"],
+                &fixes,
             ),
         );
     }

@@ -367,6 +367,49 @@ mod tests {
         assert_eq!(ids, ["gdr-off", "fewer-nics"]);
     }
 
+    /// Causes and fixes follow the fabric and what the user said: on AWS g4dn (T4 over EFA, no GPUDirect RDMA:
+    /// `--no-gdr`) a log without /GDRDMA is what the scenario expects, not a cause, and no fix names
+    /// nvidia_peermem or a RoCE GID; on EFA with GPUDirect RDMA expected the fixes are EFA's; on RoCE, RoCE's.
+    #[test]
+    fn causes_follow_the_fabric_and_the_users_no_gdr() {
+        let no_gdr_log = nccl_log::parse("h:1:2 [5] NCCL INFO Channel 03/0 : 5[5] -> 12[4] [send] via NET/IB/3");
+        let g4dn = Scenario::new(ScenarioInput {
+            gpu: "t4".into(),
+            gpus_per_node: 8,
+            adapters_per_node: 1,
+            link_gbps: 100.0,
+            fabric: crate::Fabric::Efa,
+            gdr: false,
+            ..ScenarioInput::default()
+        })
+        .expect("valid");
+        let size = 8.0 * 1024.0 * 1024.0 * 1024.0;
+        let expected = allreduce(&g4dn, Bytes::new(size)).busbw_gbs;
+        let run = run_at(&[(size, expected * 0.3)]);
+        let h = judge(&g4dn, &run, Evidence { log: Some(&no_gdr_log), ..Default::default() }).expect("a row");
+        assert!(h.causes.iter().all(|c| c.id != "gdr-off"), "{:?}", h.causes);
+        let all: String = h.causes.iter().flat_map(|c| c.check.iter().cloned()).collect();
+        assert!(!all.contains("nvidia_peermem") && !all.contains("GID"), "{all}");
+        // The same node with GPUDirect RDMA expected: EFA's fixes, not InfiniBand's.
+        let efa = g4dn.with(|i| i.gdr = true).expect("valid");
+        let expected = allreduce(&efa, Bytes::new(size)).busbw_gbs;
+        let run = run_at(&[(size, expected * 0.3)]);
+        let h = judge(&efa, &run, Evidence { log: Some(&no_gdr_log), ..Default::default() }).expect("a row");
+        let gdr = h.causes.iter().find(|c| c.id == "gdr-off").expect("gdr-off on EFA with GDR expected");
+        assert!(gdr.check.iter().any(|c| c.contains("FI_EFA_USE_DEVICE_RDMA")), "{:?}", gdr.check);
+        assert!(!gdr.check.iter().any(|c| c.contains("GID")), "{:?}", gdr.check);
+        // RoCE keeps its GID index.
+        let roce = ring().with(|i| i.fabric = crate::Fabric::Roce).expect("valid");
+        let run = run_at(&[(size, 5.0)]);
+        let h = judge(&roce, &run, Evidence { log: Some(&no_gdr_log), ..Default::default() }).expect("a row");
+        let gdr = h.causes.iter().find(|c| c.id == "gdr-off").expect("gdr-off on RoCE");
+        assert!(gdr.check.iter().any(|c| c.contains("NCCL_IB_GID_INDEX")), "{:?}", gdr.check);
+        // TCPX is not RDMA: its texts say what it is.
+        assert!(
+            crate::Fabric::Tcpx.gpu_path(true).contains("GPUDirect-TCPX") && crate::Fabric::Tcpx.gdr_fixes().is_empty()
+        );
+    }
+
     #[test]
     fn a_far_nic_and_shared_memory_inside_the_node_are_named() {
         let s = ring();

@@ -111,13 +111,7 @@ fn candidates(s: &Scenario, measured: f64, expected_busbw: f64) -> Vec<RunCause>
                     .map(|m| format!(" at best, {} at {} GB/s", secs(m), num(SLOWEST_SOCKET_BUSBW_GBYTE_PER_S, 2)))
                     .unwrap_or_default()
             ),
-            check: strings(&[
-                "NCCL_DEBUG=INFO should print 'NET/IB : Using [0]mlx5_0:1/IB ...' (or the fabric's plugin), not \
-                 'NET/Socket'",
-                "check NCCL_IB_DISABLE is unset and NCCL_IB_HCA names the adapters (ibv_devinfo)",
-                "install the RDMA user-space provider (rdma-core) or the fabric's NCCL net plugin (aws-ofi-nccl for \
-                 EFA; GCP's GPUDirect-TCPX/TCPXO plugin)",
-            ]),
+            check: strings(fabric.fallback_fixes()),
             status: POSSIBLE,
             step_s: Some(t),
             step_max_s: slowest,
@@ -134,11 +128,12 @@ fn candidates(s: &Scenario, measured: f64, expected_busbw: f64) -> Vec<RunCause>
                  through it; the step would be {}",
                 secs(t)
             ),
-            check: strings(&[
-                "load the peer-memory module: modprobe nvidia_peermem (or use DMA-BUF with a recent driver)",
-                "NCCL_DEBUG=INFO: the network channels should end in /GDRDMA",
-                "probe-cli report shows GPUDirect RDMA support and its reasons",
-            ]),
+            check: {
+                let mut c = strings(fabric.gdr_fixes());
+                c.push("NCCL_DEBUG=INFO: the network channels should end in /GDRDMA".to_string());
+                c.push("probe-cli report shows GPUDirect RDMA support and its reasons".to_string());
+                c
+            },
             status: POSSIBLE,
             step_s: Some(t),
             step_max_s: None,

@@ -131,6 +131,7 @@ pub static PROVENANCE: &[Provenance] = &[
     via(GpuBusbw("v100-pcie"), PCIE, "PCIe Gen3 x16 12 GB/s x PCIe P2P efficiency"),
     via(GpuBusbw("v100-sxm2-32gb"), NVLINK, "NVLink2 150 GB/s one way (datasheet) x NVLink Ring efficiency"),
     via(GpuBusbw("p40"), PCIE, "PCIe Gen3 x16 12 GB/s x PCIe P2P efficiency"),
+    via(GpuBusbw("t4"), PCIE, "PCIe Gen3 x16 12 GB/s x PCIe P2P efficiency"),
     via(GpuBusbw("a10g"), PCIE, "PCIe Gen4 x16 24 GB/s x PCIe P2P efficiency"),
     via(GpuBusbw("a40"), PCIE, "PCIe Gen4 x16 24 GB/s x PCIe P2P efficiency"),
     via(GpuBusbw("a100-pcie-80gb"), PCIE, "PCIe Gen4 x16 24 GB/s x PCIe P2P efficiency"),
