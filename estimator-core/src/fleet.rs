@@ -57,6 +57,8 @@ struct Read {
     gpu_widths: Vec<Option<u8>>,
     /// Each RDMA adapter with an active port: current PCIe width and generation, firmware.
     active_nics: Vec<(Option<u8>, Option<u8>, Option<String>)>,
+    /// Active RDMA ports, all adapters together.
+    active_ports: usize,
     driver: Option<String>,
     /// The ids of the failed readiness checks.
     failures: Vec<String>,
@@ -77,6 +79,7 @@ impl NodeFacts {
                     .filter(|a| a.ports.iter().any(|p| p.active))
                     .map(|a| (a.pcie.current_width, a.pcie.current_gen, a.fw_ver.clone()))
                     .collect(),
+                active_ports: r.rdma_adapters.iter().map(|a| a.ports.iter().filter(|p| p.active).count()).sum(),
                 driver: r.nvml.driver_version.clone(),
                 failures: r.readiness.iter().filter(|c| c.status == CheckStatus::Fail).map(|c| c.id.clone()).collect(),
             },
@@ -116,10 +119,19 @@ impl NodeFacts {
                 )
             })
             .collect();
+        let active_ports = (0..1024)
+            .take_while(|i| present(format!("rdma_adapters.{i}")))
+            .map(|i| {
+                (0..64)
+                    .take_while(|p| present(format!("rdma_adapters.{i}.ports.{p}")))
+                    .filter(|p| matches!(get(&format!("rdma_adapters.{i}.ports.{p}.active")), Scalar::Bool(true)))
+                    .count()
+            })
+            .sum();
         let failures =
             read_readiness(&get).into_iter().filter(|c| c.status == CheckStatus::Fail).map(|c| c.id).collect();
         let driver = text("nvml.driver_version".to_string());
-        Ok(NodeFacts::from_read(node, Read { summary, gpu_widths, active_nics, driver, failures }))
+        Ok(NodeFacts::from_read(node, Read { summary, gpu_widths, active_nics, active_ports, driver, failures }))
     }
 
     fn from_read(node: &str, r: Read) -> NodeFacts {
@@ -129,7 +141,22 @@ impl NodeFacts {
         let mut firmware: Vec<&str> = r.active_nics.iter().filter_map(|(_, _, f)| f.as_deref()).collect();
         firmware.sort_unstable();
         firmware.dedup();
-        let failures = &r.failures;
+        // A report whose summary contradicts its own lists (edited, or written by a broken probe) is flagged: the
+        // fleet does not take either side's word for it.
+        let mut failures = r.failures.clone();
+        let listed_gpus = r.gpu_widths.len();
+        if (listed_gpus > 0 || s.gpus > 0) && listed_gpus != s.gpus as usize {
+            failures.push(format!("report-contradicts-itself(summary {} GPUs, gpus[] {listed_gpus})", s.gpus));
+        }
+        // The summary counts the active ports of the fabric's own rate and link layer (a storage port apart): at
+        // most the active ports the adapters list.
+        if s.rdma_adapters as usize > r.active_ports {
+            failures.push(format!(
+                "report-contradicts-itself(summary {} RDMA ports, rdma_adapters[] {} active)",
+                s.rdma_adapters, r.active_ports
+            ));
+        }
+        let failures = &failures;
         let values = vec![
             or_dash(s.gpu_model.clone()),
             s.gpus.to_string(),
@@ -244,6 +271,23 @@ pub fn fleet(nodes: &[NodeFacts]) -> Fleet {
 mod tests {
     use super::*;
     use crate::report::testing::{fixture, getter};
+
+    #[test]
+    fn a_report_whose_summary_contradicts_its_lists_is_flagged() {
+        let good = fixture("h100-ib-8x400");
+        assert_eq!(NodeFacts::of("ok", &good).get("readiness_failures"), Some("none"), "a real report agrees");
+        let mut edited = good.clone();
+        edited.summary.gpus = 7;
+        edited.summary.rdma_adapters = 9;
+        let f = NodeFacts::of("edited", &edited);
+        let failures = f.get("readiness_failures").expect("field");
+        assert!(failures.contains("report-contradicts-itself(summary 7 GPUs, gpus[] 8)"), "{failures}");
+        assert!(failures.contains("summary 9 RDMA ports, rdma_adapters[] 8 active"), "{failures}");
+        // The page's reader says the same.
+        let value = serde_json::to_value(&edited).expect("json");
+        let read = NodeFacts::from_fields("edited", getter(&value)).expect("reads");
+        assert_eq!(read.get("readiness_failures"), Some(failures));
+    }
 
     #[test]
     fn the_bad_node_among_good_ones_is_named_field_by_field() {

@@ -183,6 +183,34 @@ pub fn parse_duration(s: &str) -> Result<f64, QuantityError> {
     Ok(v * mult)
 }
 
+/// A line rate in Gb/s: a number (`400`), or with its unit as a port is sold (`400G`, `400Gb/s`, `400 Gbps`,
+/// `100GbE`, `1.6T`, `1.6Tb/s`, `800Mb/s`). Bytes per second (`50GB/s`) are refused with the rate in bits they
+/// would be: a link is sold in bits.
+pub fn parse_gbps(s: &str) -> Result<f64, QuantityError> {
+    let (v, suffix, input) = split(s)?;
+    if suffix.contains('B') && !suffix.eq_ignore_ascii_case("gbe") {
+        return Err(QuantityError::UnknownSuffix {
+            input,
+            suffix,
+            allowed: "a line rate in bits: 400, 400G, 400Gb/s, 100GbE (50 GB/s of bytes is 400 Gb/s)",
+        });
+    }
+    let unit = suffix.to_ascii_lowercase().replace(' ', "");
+    let mult = match unit.as_str() {
+        "" | "g" | "gb/s" | "gbps" | "gbit/s" | "gbit" | "gbe" | "gb" | "gig" => 1.0,
+        "t" | "tb/s" | "tbps" | "tbit/s" | "tbe" => 1e3,
+        "m" | "mb/s" | "mbps" | "mbit/s" => 1e-3,
+        _ => {
+            return Err(QuantityError::UnknownSuffix {
+                input,
+                suffix,
+                allowed: "Gb/s as a number, or with its unit: 400, 400G, 400Gb/s, 100GbE, 1.6T",
+            });
+        }
+    };
+    Ok(v * mult)
+}
+
 /// A size in bytes: raw (`1073741824`), decimal (`KB`, `MB`, `GB`, `TB`) or binary (`KiB`, `MiB`, `GiB`, `TiB`).
 /// A bare `K`, `M`, `G` is binary, as nccl-tests reads `-e 8G`.
 pub fn parse_bytes(s: &str) -> Result<f64, QuantityError> {
@@ -212,6 +240,18 @@ pub fn parse_bytes(s: &str) -> Result<f64, QuantityError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_rates_read_with_or_without_their_unit() {
+        for (t, want) in [("400", 400.0), ("400G", 400.0), ("400Gb/s", 400.0), ("400 Gbps", 400.0), ("100GbE", 100.0)] {
+            assert_eq!(parse_gbps(t), Ok(want), "{t}");
+        }
+        assert_eq!(parse_gbps("1.6T"), Ok(1600.0));
+        assert_eq!(parse_gbps("800Mb/s"), Ok(0.8));
+        let bytes = parse_gbps("50GB/s").expect_err("bytes");
+        assert!(bytes.to_string().contains("400 Gb/s"), "{bytes}");
+        assert!(parse_gbps("fast").is_err() && parse_gbps("-25").is_err() && parse_gbps("").is_err());
+    }
 
     #[test]
     fn counts() {

@@ -321,8 +321,8 @@ pub struct ClusterArgs {
     /// Network adapters per node (RDMA NICs, or Ethernet ports for tcp).
     #[arg(long, allow_negative_numbers = true)]
     pub adapters: Option<i64>,
-    /// Line rate of one adapter, Gb/s (25, 100, 200, 400, ...).
-    #[arg(long, allow_negative_numbers = true)]
+    /// Line rate of one adapter, Gb/s (25, 100, 200, 400, ...; 400G, 400Gb/s and 100GbE read too).
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_gbps_arg, value_name = "GBPS")]
     pub link_gbps: Option<f64>,
     /// Fabric: ib (infiniband), roce, efa, rdma (other RDMA/plugin fabric), tcp (Ethernet without RDMA).
     #[arg(long, value_parser = parse_fabric, default_value = "ib",
@@ -353,7 +353,7 @@ pub struct ClusterArgs {
 #[derive(Debug, Args)]
 pub struct JobArgs {
     /// Parameter count: 7e9, 7B, 70B, 1.5T (default 7B; --model brings its own).
-    #[arg(long, value_parser = parse_count_arg, value_name = "COUNT", conflicts_with = "model")]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_count_arg, value_name = "COUNT", conflicts_with = "model")]
     pub params: Option<f64>,
     /// A model from the shape catalog (`estimate catalog` lists them): llama-3.1-70b, mixtral-8x7b,
     /// deepseek-v3, ...; its parameter count, layers, hidden size and experts size the traffic and the
@@ -489,10 +489,10 @@ pub struct StepArgs {
     #[arg(long, value_delimiter = ',', value_name = "N,N,...")]
     pub sweep_nodes: Vec<u32>,
     /// Also print step time for these line rates in Gb/s, e.g. 25,100,400.
-    #[arg(long, value_delimiter = ',', value_name = "GBPS,...")]
+    #[arg(long, value_delimiter = ',', value_parser = parse_gbps_arg, value_name = "GBPS,...")]
     pub sweep_link_gbps: Vec<f64>,
     /// Compare with the same job at this line rate per adapter (scenario B), e.g. 25 against 400.
-    #[arg(long, allow_negative_numbers = true, value_name = "GBPS")]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_gbps_arg, value_name = "GBPS")]
     pub vs_link_gbps: Option<f64>,
     /// Compare with the same job on this fabric (scenario B).
     #[arg(long, value_parser = parse_fabric, value_name = "ib|roce|efa|efa-v2|efa-v3|tcpx|tcpxo|rdma|tcp")]
@@ -534,6 +534,10 @@ pub struct CollectiveArgs {
     /// The common part: size, nodes, hardware, --table, --report.
     #[command(flatten)]
     pub common: AllreduceArgs,
+}
+
+fn parse_gbps_arg(s: &str) -> Result<f64, String> {
+    estimator_core::quantity::parse_gbps(s).map_err(|e| e.to_string())
 }
 
 fn parse_count_arg(s: &str) -> Result<f64, String> {

@@ -59,6 +59,9 @@ pub fn load_report(path: &Path) -> Result<(ReportHead, serde_json::Value), Failu
         return Err(fail(&ReportError::too_large(usize::try_from(meta.len()).unwrap_or(usize::MAX))));
     }
     let bytes = std::fs::read(path).map_err(|e| fail(&e))?;
+    if ReportError::is_empty_text(&bytes) {
+        return Err(fail(&ReportError::empty()));
+    }
     let text = String::from_utf8(bytes).map_err(|_| fail(&ReportError::not_json("the file is not UTF-8 text")))?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| fail(&ReportError::not_json(e)))?;
     report::check_version(&value).map_err(|e| fail(&e))?;

@@ -57,6 +57,9 @@ fn read_node(path: &Path) -> Result<NodeFacts, String> {
         return Err(ReportError::too_large(usize::try_from(meta.len()).unwrap_or(usize::MAX)).to_string());
     }
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    if ReportError::is_empty_text(&bytes) {
+        return Err(ReportError::empty().to_string());
+    }
     let value: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| ReportError::not_json(e).to_string())?;
     estimator_core::report::check_version(&value).map_err(|e| e.to_string())?;
     estimator_core::report::read_head(&value).map_err(|e| e.to_string())?;

@@ -90,6 +90,27 @@ fn scenario(
     let from_ranks = u32::try_from(per_node).ok().and_then(|g| run.nodes_for(g)).filter(|n| *n > 0);
     let from_log = log.and_then(|l| l.nodes).filter(|n| *n > 0);
     let nodes = a.nodes.or(from_ranks.or(from_log).map(i64::from)).unwrap_or(2);
+    // Nodes the user did not give: say where they came from, not "when --nodes > 1".
+    if a.nodes.is_none() && summary.is_none() && nodes > 1 {
+        let from = if from_ranks.is_some() {
+            "from the run's ranks over --gpus-per-node"
+        } else if from_log.is_some() {
+            "from the NCCL log's nNodes"
+        } else {
+            "the default: the run says neither its ranks nor its nodes"
+        };
+        let missing: Vec<&str> = [("--adapters", c.adapters.is_none()), ("--link-gbps", c.link_gbps.is_none())]
+            .into_iter()
+            .filter_map(|(f, m)| m.then_some(f))
+            .collect();
+        if !missing.is_empty() {
+            return Err(Failure::Usage(format!(
+                "the run is {nodes} nodes ({from}): give {} (the adapters per node and their line rate), or \
+                 --report node.json, or --nodes",
+                missing.join(" and ")
+            )));
+        }
+    }
     let mut input = ScenarioInput::default();
     apply_cluster(&mut input, c, nodes, summary)?;
     // The run was measured on `nodes` nodes, even when the report's node has no fabric (which makes one node).

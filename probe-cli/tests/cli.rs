@@ -473,3 +473,38 @@ fn the_manual_page_has_every_command_and_flag() {
     }
     assert!(!page.contains("probe\\-cli\\-report(1)"), "no reference to a page that is not installed");
 }
+
+/// Issue 25, item 8: the answers to the inputs people really type. A rate with its unit reads; bytes per second,
+/// a negative count and NaN say what they are; health says where a node count it was not given came from; an
+/// empty report is called empty.
+#[test]
+fn inputs_people_type_get_answers_in_their_terms() {
+    let two_nodes = ["estimate", "step", "--nodes", "2", "--adapters", "8"];
+    let with = |extra: &[&str]| cli().args(two_nodes).args(extra).arg("--json").output().expect("runs");
+    let g = with(&["--link-gbps", "400G"]);
+    assert!(g.status.success(), "{}", String::from_utf8_lossy(&g.stderr));
+    let plain = with(&["--link-gbps", "400"]);
+    assert_eq!(g.stdout, plain.stdout, "400G is 400 Gb/s");
+    let err = |extra: &[&str]| {
+        let out = cli().args(two_nodes).args(extra).output().expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    assert!(err(&["--link-gbps", "50GB/s"]).contains("50 GB/s of bytes is 400 Gb/s"));
+    let neg = err(&["--link-gbps", "400", "--params", "-7B"]);
+    assert!(neg.contains("--params") && neg.contains("'-7B' must be a finite number of at least 0"), "{neg}");
+    let nan = err(&["--link-gbps", "400", "--mfu", "nan"]);
+    assert!(nan.contains("--mfu") && nan.contains("NaN, not a number") && !nan.contains('–'), "{nan}");
+    // health: the node count came from the run, not from a --nodes the user never gave.
+    let run = common::first("nccl-tests/raw", "abci-v100-2node");
+    let out = cli().arg("health").arg(&run).args(["--gpu", "v100", "--gpus-per-node", "4"]).output().expect("runs");
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("the run is 2 nodes (from the run's ranks") && !e.contains("when --nodes > 1"), "{e}");
+    // An empty report.
+    let dir = common::temp("cli", "empty-report");
+    let empty = dir.join("node.json");
+    std::fs::write(&empty, "\n").expect("write");
+    let out = cli().args(["estimate", "step", "--report"]).arg(&empty).output().expect("runs");
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(e.contains("the file is empty: the probe wrote nothing") && !e.contains("EOF"), "{e}");
+}

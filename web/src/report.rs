@@ -72,6 +72,9 @@ pub fn read_report(text: &str) -> Result<(Summary, Vec<ReadinessCheck>), ReportE
 
 /// A report's text as the browser's `JSON.parse` reads it, at most [`MAX_REPORT_BYTES`].
 pub fn parse(text: &str) -> Result<JsValue, ReportError> {
+    if ReportError::is_empty_text(text.as_bytes()) {
+        return Err(ReportError::empty());
+    }
     if text.len() > MAX_REPORT_BYTES {
         return Err(ReportError::too_large(text.len()));
     }

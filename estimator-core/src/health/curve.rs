@@ -40,14 +40,30 @@ pub(super) fn check(s: &Scenario, op: Op, size: f64, measured: f64) -> SizeCheck
     }
 }
 
+/// A run whose largest size is expected below this share of the fabric's bandwidth-bound bus bandwidth has not
+/// measured that bandwidth.
+const BANDWIDTH_BOUND_SHARE: f64 = 0.8;
+
 /// Where along the curve a run departs from the model, in one sentence with what to look at; `None` without rows.
-pub(super) fn departure(curve: &[SizeCheck]) -> Option<String> {
+/// `ceiling` is the model's bus bandwidth at a bandwidth-bound size: a run that stops short of it is said to have
+/// measured no such size.
+pub(super) fn departure(curve: &[SizeCheck], ceiling: f64) -> Option<String> {
     let first = curve.first()?;
     let last = curve.last()?;
     let range = format!("{} to {}", size(first.size_bytes), size(last.size_bytes));
     let bad: Vec<&SizeCheck> = curve.iter().filter(|c| c.ratio < HEALTHY).collect();
+    let short = (last.expected_busbw_gbs < BANDWIDTH_BOUND_SHARE * ceiling).then(|| {
+        format!(
+            " No bandwidth-bound size was measured: at {} the model expects {} GB/s of the {} GB/s the fabric gives at \
+             large sizes; run to 8G (-e 8G) to judge the fabric's bandwidth.",
+            size(last.size_bytes),
+            human::num(last.expected_busbw_gbs, 1),
+            human::num(ceiling, 1)
+        )
+    });
+    let short = short.unwrap_or_default();
     if bad.is_empty() {
-        return Some(format!("As expected at every size measured ({range})."));
+        return Some(format!("As expected at every size measured ({range}).{short}"));
     }
     if bad.len() == curve.len() {
         let worst = worst(&bad)?;

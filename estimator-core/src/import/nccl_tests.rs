@@ -365,7 +365,8 @@ fn split_runs(text: &str) -> Vec<&str> {
     out
 }
 
-/// Reads every run of a file of nccl-tests output, in order ([`split_runs`]).
+/// Reads every run of a file of nccl-tests output, in order: a run starts at `# Collective test starting`, at a
+/// `# nThread` header after another header or after rows, and at rank lines after rows.
 pub fn parse_runs(text: &str) -> Vec<NcclTestsRun> {
     let text = super::strip_ansi(text);
     let parts = split_runs(&text);

@@ -36,6 +36,17 @@ impl ReportError {
     pub fn not_json(detail: impl std::fmt::Display) -> Self {
         ReportError::new("report", Problem::NotJson(detail.to_string()))
     }
+
+    /// The file has nothing in it (or only white space): the probe wrote nothing, which a JSON parser calls an
+    /// unexpected end of input.
+    pub fn empty() -> Self {
+        ReportError::new("report", Problem::Empty)
+    }
+
+    /// Whether `text` is empty or white space only: a report the probe did not write.
+    pub fn is_empty_text(text: &[u8]) -> bool {
+        text.iter().all(u8::is_ascii_whitespace)
+    }
 }
 
 /// What is wrong with a report or one of its fields: the one place each refusal is worded. Numbers echoed back are
@@ -48,6 +59,11 @@ pub(crate) enum Problem {
     TooLarge(usize),
     #[error("not JSON ({0}); expected the output of `probe-cli report --json`")]
     NotJson(String),
+    #[error(
+        "the file is empty: the probe wrote nothing (run `probe-cli report --json > node.json` again and check that \
+         it exits 0)"
+    )]
+    Empty,
     #[error("expected a JSON object (the output of `probe-cli report --json`)")]
     NotAnObject,
     #[error("missing: this JSON is not a probe-cli report (run `probe-cli report --json > node.json`)")]
