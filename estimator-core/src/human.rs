@@ -131,9 +131,16 @@ pub fn gb(b: Bytes) -> String {
         format!("{} GB", num(v / 1e9, 2))
     } else if v >= 1e6 {
         format!("{} MB", num(v / 1e6, 1))
+    } else if v == 0.0 {
+        "0 B".to_string()
     } else {
         format!("{} kB", num(v / 1e3, 1))
     }
+}
+
+/// Bytes that cross the network, in words: `3.28 GB over the network`, or `nothing over the network`.
+pub fn over_network(b: Bytes) -> String {
+    if b.get() == 0.0 { "nothing over the network".to_string() } else { format!("{} over the network", gb(b)) }
 }
 
 /// Bytes in binary GiB, as GPU memory is sold: `14.0 GiB`.

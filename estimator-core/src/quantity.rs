@@ -152,7 +152,9 @@ fn split(s: &str) -> Result<(f64, String, String), QuantityError> {
     Ok((v, t.get(end..).unwrap_or_default().trim().to_string(), t))
 }
 
-/// A count with an optional decimal suffix: `7e9`, `7B`, `70b`, `1.5T`, `4M`, `500k`. (B or G = 1e9.)
+/// A count with an optional decimal suffix: `7e9`, `7B`, `70b`, `1.5T`, `4M`, `500k` (B or G = 1e9), or a
+/// binary one, as token budgets are often powers of two: `4Mi` = 4,194,304 = 2^22 (the default tokens per step),
+/// `512Ki`, `1Gi`.
 pub fn parse_count(s: &str) -> Result<f64, QuantityError> {
     let (v, suffix, input) = split(s)?;
     let mult = match suffix.to_ascii_lowercase().as_str() {
@@ -161,8 +163,15 @@ pub fn parse_count(s: &str) -> Result<f64, QuantityError> {
         "m" => 1e6,
         "b" | "g" | "bn" => 1e9,
         "t" => 1e12,
+        "ki" => 1024.0,
+        "mi" => 1024.0 * 1024.0,
+        "gi" => 1024.0 * 1024.0 * 1024.0,
         _ => {
-            return Err(QuantityError::UnknownSuffix { input, suffix, allowed: "k, M, B (or G), T; or 7e9" });
+            return Err(QuantityError::UnknownSuffix {
+                input,
+                suffix,
+                allowed: "k, M, B (or G), T; Ki, Mi, Gi (binary: 4Mi = 4,194,304); or 7e9",
+            });
         }
     };
     Ok(v * mult)

@@ -13,10 +13,29 @@ pub const BYTES_PER_GIB: f64 = 1024.0 * 1024.0 * 1024.0;
 /// Bytes per mebibyte.
 pub const BYTES_PER_MIB: f64 = 1024.0 * 1024.0;
 
-/// An amount of data in bytes. Kept as `f64` because the model multiplies it by fractional factors.
-#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Serialize, Deserialize)]
+/// An amount of data in bytes. Kept as `f64` because the model multiplies it by fractional factors; written to
+/// JSON as an integer when it is one (`8589934592`, not `8589934592.0`), as every count is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd, Deserialize)]
 #[serde(transparent)]
 pub struct Bytes(f64);
+
+/// Serializes a count kept as `f64` (parameters, tokens, bytes) as an integer when it is a whole one, for
+/// `#[serde(serialize_with = "crate::units::whole")]`.
+pub fn whole<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    Bytes(*v).serialize(s)
+}
+
+/// Whole numbers of bytes up to 2^53 (every byte count a step has) as integers; others as they are.
+impl Serialize for Bytes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        if v.fract() == 0.0 && (0.0..=9_007_199_254_740_992.0).contains(&v) {
+            s.serialize_u64(v as u64)
+        } else {
+            s.serialize_f64(v)
+        }
+    }
+}
 
 impl Bytes {
     /// Zero bytes.

@@ -66,22 +66,31 @@ pub fn catalog(a: &CatalogArgs) -> Result<Outcome, Failure> {
 
 /// The catalog as two tables.
 fn text(gpus: &[GpuSpec], fabrics: &[FabricEntry]) -> String {
+    let link = |g: &GpuSpec| {
+        g.nvlink_generation().map_or_else(
+            || g.intra_node.label().to_string(),
+            |n| g.intra_node.label().replacen("NVLink", &format!("NVLink {n}"), 1),
+        )
+    };
+    // Each column as wide as its longest entry: no name runs into the next column.
+    let wk = gpus.iter().map(|g| g.key.len()).max().unwrap_or(3).max(3);
+    let wn = gpus.iter().map(|g| g.name.chars().count()).max().unwrap_or(4).max(4);
+    let wl = gpus.iter().map(|g| link(g).chars().count()).max().unwrap_or(10).max(10);
     let mut t = format!(
-        "  {:<16} {:<20} {:>8} {:>11}  {:<36} {:>10}\n",
-        "key", "name", "memory", "BF16 TF/s", "intra-node", "busbw GB/s"
+        "  {:<wk$} {:<wn$} {:>8} {:>15}  {:<wl$} {:>10}\n",
+        "key", "name", "memory", "dense TF/s", "intra-node", "busbw GB/s"
     );
     for g in gpus {
+        // A part without BF16 shows the precision its figure is for.
+        let tflops = format!("{} {}", human::num(g.bf16_dense_tflops.get(), 2), g.training_precision());
         let _ = writeln!(
             t,
-            "  {:<16} {:<20} {:>4} GiB {:>11}  {:<36} {:>10}",
+            "  {:<wk$} {:<wn$} {:>4} GiB {:>15}  {:<wl$} {:>10}",
             g.key,
             g.name,
             human::num(g.memory_gib, 1),
-            human::num(g.bf16_dense_tflops.get(), 2),
-            g.nvlink_generation().map_or_else(
-                || g.intra_node.label().to_string(),
-                |n| g.intra_node.label().replacen("NVLink", &format!("NVLink {n}"), 1)
-            ),
+            tflops,
+            link(g),
             human::fixed(g.allreduce_busbw.get(), 1)
         );
     }

@@ -128,7 +128,8 @@ pub struct PlanArgs {
     /// Only these offers (ids, comma-separated); offers of your own are always in.
     #[arg(long, value_delimiter = ',', value_name = "ID,...")]
     pub only: Vec<String>,
-    /// Tokens per optimizer step across all GPUs (the global batch): 4M, 1e6 (default 1024 sequences of 4096).
+    /// Tokens per optimizer step across all GPUs (the global batch): 4Mi, 1e6 (default 4Mi = 4,194,304, 1024
+    /// sequences of 4096; 4M is 4,000,000).
     #[arg(long, value_parser = parse_count_arg, default_value_t = estimator_core::scenario::DEFAULT_TOKENS_PER_STEP, value_name = "COUNT")]
     pub tokens_per_step: f64,
     /// Model FLOPs utilisation, 0..1 (compute = 6 x active params x tokens / (GPUs x peak x MFU)).
@@ -472,7 +473,8 @@ pub struct StepArgs {
     /// Compute time per optimizer step in milliseconds (instead of deriving it from tokens).
     #[arg(long, conflicts_with_all = ["tokens_per_step", "mfu"], allow_negative_numbers = true)]
     pub compute_ms: Option<f64>,
-    /// Tokens per optimizer step across all GPUs (4M, 1e6); compute = 6 x params x tokens / (GPUs x peak x MFU).
+    /// Tokens per optimizer step across all GPUs (4Mi, 1e6; default 4Mi = 4,194,304, and 4M is 4,000,000);
+    /// compute = 6 x params x tokens / (GPUs x peak x MFU).
     #[arg(long, value_parser = parse_count_arg, value_name = "COUNT")]
     pub tokens_per_step: Option<f64>,
     /// Model FLOPs utilisation for the derived compute time, 0..1.

@@ -250,11 +250,7 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
     row(
         &mut t,
         "communication",
-        format!(
-            "{} per step, {} over the network per GPU",
-            human::secs(st.comm_s),
-            human::gb(st.network_bytes_per_gpu)
-        ),
+        format!("{} per step, {} per GPU", human::secs(st.comm_s), human::over_network(st.network_bytes_per_gpu)),
     );
     t.push_str(&traffic_text(&st.traffic));
     row(
@@ -346,10 +342,10 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
         for o in &l.options {
             let _ = writeln!(
                 t,
-                "  {:<34} step {:>10}, {:>10} over the network per GPU{}",
+                "  {:<34} step {:>10}, {:>28} per GPU{}",
                 o.description,
                 human::secs(o.step_s),
-                human::gb(o.network_bytes_per_gpu),
+                human::over_network(o.network_bytes_per_gpu),
                 if o.fits { "" } else { " (does not fit)" }
             );
         }

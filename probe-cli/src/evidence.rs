@@ -122,7 +122,10 @@ fn choose(
     command: &str,
 ) -> Result<NcclTestsRun, Failure> {
     let n = runs.len();
-    let list = || runs.iter().map(|r| format!("\n  {}", crate::imports::RunSummary::of(r).line())).collect::<String>();
+    let list = || {
+        let summaries: Vec<_> = runs.iter().map(crate::imports::RunSummary::of).collect();
+        crate::imports::listed(&summaries).iter().map(|l| format!("\n  {l}")).collect::<String>()
+    };
     let at = match choice {
         Some(RunChoice::Last) => n.checked_sub(1),
         Some(RunChoice::Number(k)) => usize::try_from(k).ok().and_then(|k| k.checked_sub(1)).filter(|i| *i < n),

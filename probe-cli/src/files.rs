@@ -41,11 +41,24 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 /// or why not.
 pub fn read_tool_output(path: &Path) -> Result<(String, Imported), String> {
     let text = read_text(path)?;
-    match import::import(&text) {
+    // A large file (a sweep's log) takes a second or more: say so before, and how long it took after.
+    let large = text.len() >= PROGRESS_BYTES;
+    let started = std::time::Instant::now();
+    if large {
+        crate::output::diag(&format!("reading {} ({} MB) ...", path.display(), text.len() / 1_000_000));
+    }
+    let read = import::import(&text);
+    if large {
+        crate::output::diag(&format!("read {} in {:.1} s", path.display(), started.elapsed().as_secs_f64()));
+    }
+    match read {
         Some(imported) => Ok((text, imported)),
         None => Err(NOT_RECOGNISED.to_string()),
     }
 }
+
+/// Inputs from this size on get a progress line on stderr: about a second of reading on a slow core.
+const PROGRESS_BYTES: usize = 16 << 20;
 
 /// Reads a report file given with `--report`: at most 1 MiB, JSON, this schema version, a plausible summary. The
 /// error names the file and the field.

@@ -126,8 +126,8 @@ fn text(h: &Health, s: &Scenario, files: &[String]) -> String {
     let i = s.input();
     let _ = writeln!(
         t,
-        "Judged against {} nodes x {} {}, {} x {} Gb/s {} ({}):",
-        s.nodes(),
+        "Judged against {} x {} {}, {} x {} Gb/s {} ({}):",
+        human::plural(u64::from(s.nodes()), "node"),
         i.gpus_per_node,
         s.gpu().name,
         i.adapters_per_node,

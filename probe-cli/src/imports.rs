@@ -26,6 +26,17 @@ pub struct FileResult {
     pub runs: Vec<RunSummary>,
 }
 
+/// The runs of a file as lines, the first 10 and the last 5 of a long list with how many stand between.
+pub fn listed(runs: &[RunSummary]) -> Vec<String> {
+    if runs.len() <= 20 {
+        return runs.iter().map(RunSummary::line).collect();
+    }
+    let mut out: Vec<String> = runs[..10].iter().map(RunSummary::line).collect();
+    out.push(format!("... {} more runs ...", runs.len() - 15));
+    out.extend(runs[runs.len() - 5..].iter().map(RunSummary::line));
+    out
+}
+
 /// One run of a file of several: what tells it from the others.
 #[derive(Serialize)]
 pub struct RunSummary {
@@ -138,9 +149,9 @@ fn describe(r: &FileResult) -> String {
         Imported::NcclTests(run) => {
             let _ = writeln!(
                 t,
-                "{}, {} rows{}; peak busbw {}, avg {}{}",
+                "{}, {}{}; peak busbw {}, avg {}{}",
                 run.test.as_ref().map_or(String::new(), |n| format!(" ({n})")),
-                run.rows.len(),
+                human::plural(run.rows.len() as u64, "row"),
                 run.ranks.map_or(String::new(), |r| format!(
                     ", {r} ranks{}",
                     run.nodes.map_or(String::new(), |n| format!(" on {n} hosts"))
@@ -156,8 +167,8 @@ fn describe(r: &FileResult) -> String {
                      judges one):",
                     r.runs.len()
                 );
-                for s in &r.runs {
-                    let _ = writeln!(t, "    {}", s.line());
+                for line in listed(&r.runs) {
+                    let _ = writeln!(t, "    {line}");
                 }
             }
             if let Some(log) = &run.nccl_log {

@@ -165,7 +165,7 @@ fn text(p: &Plan, job: &ScenarioInput, a: &PlanArgs) -> String {
         "Plan for {what}, {} tokens at {} tokens per step ({} steps), MFU {}; up to {} nodes{}{}:",
         human::params(p.tokens),
         human::params(p.tokens_per_step),
-        human::count(p.steps),
+        human::count(p.steps as f64),
         human::pct(a.mfu),
         a.max_nodes,
         a.deadline.map_or_else(String::new, |d| format!(", deadline {}", human::duration(d))),

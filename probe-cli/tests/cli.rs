@@ -508,3 +508,38 @@ fn inputs_people_type_get_answers_in_their_terms() {
     let e = String::from_utf8_lossy(&out.stderr);
     assert!(e.contains("the file is empty: the probe wrote nothing") && !e.contains("EOF"), "{e}");
 }
+
+/// Issue 25, item 9: counts are integers in JSON (keys unchanged), a part without BF16 says which precision its
+/// figure is, T4 is in the catalog, the README's `--gpu h100` does not warn, one of a thing is singular, and the
+/// default tokens per step can be typed as it is (4Mi).
+#[test]
+fn counts_units_and_names_read_as_people_expect() {
+    let step = json(&["estimate", "step"]);
+    for key in [
+        "/gradient_bytes",
+        "/bytes_per_participant",
+        "/traffic/0/bytes_per_gpu",
+        "/input/params",
+        "/input/bucket_bytes",
+    ] {
+        assert!(step.pointer(key).is_some_and(Value::is_u64), "{key} is an integer: {:?}", step.pointer(key));
+    }
+    let plan = json(&["plan", "--tokens", "100B"]);
+    assert!(plan["steps"].is_u64() && plan["tokens"].is_u64(), "{} {}", plan["steps"], plan["tokens"]);
+    let out = cli().args(["estimate", "catalog"]).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("125 FP16") && text.contains("11.76 FP32") && text.contains("  t4 "), "{text}");
+    assert!(text.lines().filter(|l| l.contains("V100")).all(|l| l.contains("FP16")), "V100 has no BF16: {text}");
+    for line in text.lines().filter(|l| l.contains(" GiB ")) {
+        let cols: Vec<&str> = line.split("  ").filter(|c| !c.trim().is_empty()).collect();
+        assert!(cols.len() >= 5, "columns stay apart: {line}");
+    }
+    let out = cli().args(["estimate", "step", "--gpu", "h100"]).output().expect("runs");
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"), "{}", String::from_utf8_lossy(&out.stderr));
+    let a = json(&["estimate", "step", "--tokens-per-step", "4Mi"]);
+    assert_eq!(a["step_s"], step["step_s"], "4Mi is the default's 4,194,304");
+    let out = cli().args(["estimate", "step", "--params", "0"]).output().expect("runs");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at least 1 parameter (got 0)"));
+    let out = cli().args(["estimate", "step", "--nodes", "1"]).output().expect("runs");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing over the network per GPU"));
+}

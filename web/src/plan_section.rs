@@ -286,7 +286,7 @@ pub fn result(query: &str) -> Html {
         "<p class=\"fine\">Scenario {}'s job: {} tokens per step ({} steps){}.</p>",
         side.label(),
         human::params(p.tokens_per_step),
-        human::count(p.steps),
+        human::count(p.steps as f64),
         if from_ms { "; its compute is given in ms, so the plan takes 4M tokens per step at 40% MFU" } else { "" }
     );
     h.push(&chart(&rows, priced));

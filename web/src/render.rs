@@ -154,9 +154,8 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
             format!("limited by {}", e.bottleneck.describe())
         };
         format!(
-            "{} over the network per GPU; the job's ring ceiling {} GB/s, {limit}; each call timed at its size as \
-             NCCL runs it",
-            human::gb(e.network_bytes_per_gpu),
+            "{} per GPU; the job's ring ceiling {} GB/s, {limit}; each call timed at its size as NCCL runs it",
+            human::over_network(e.network_bytes_per_gpu),
             human::num(e.busbw_gbs.get(), 1),
         )
     };

@@ -696,6 +696,17 @@ pub static GPUS: &[GpuSpec] = &[
 ];
 
 impl GpuSpec {
+    /// The precision of [`GpuSpec::bf16_dense_tflops`]: `BF16`, or for NVIDIA parts before Ampere (no BF16), the
+    /// closest training precision their datasheet gives: `FP16` tensor on Volta and Turing (compute capability 7.x),
+    /// `FP32` on Pascal and older.
+    pub fn training_precision(&self) -> &'static str {
+        match (self.vendor, self.compute_capability) {
+            (Vendor::Nvidia, 70..=79) => "FP16",
+            (Vendor::Nvidia, 1..=69) => "FP32",
+            _ => "BF16",
+        }
+    }
+
     /// Where this model's numbers come from. Apart from the table, so that a binary which never asks (the page's
     /// first load: its report worker shows them) leaves the text out.
     pub fn source(&self) -> &'static str {

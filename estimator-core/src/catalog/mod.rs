@@ -254,11 +254,22 @@ fn normalize(name: &str) -> String {
     s
 }
 
-/// Finds a GPU by catalog key, reported name or a recognisable fragment.
+/// The family names people write for the board most rented under them, each read as that entry without a
+/// warning (the README writes `--gpu h100`): the SXM boards of HGX 8-GPU nodes, the 80 GB parts where the family
+/// has both sizes.
+pub const SHORT_NAMES: [(&str, &str); 4] =
+    [("h100", "h100-sxm"), ("a100", "a100-sxm4-80gb"), ("v100", "v100-sxm2-32gb"), ("a800", "a800-sxm4-80gb")];
+
+/// Finds a GPU by catalog key, reported name, one of the [`SHORT_NAMES`], or a recognisable fragment.
 pub fn lookup(name: &str) -> Lookup {
     let wanted = normalize(name);
     if wanted.is_empty() {
         return Lookup::Unknown;
+    }
+    if let Some((_, key)) = SHORT_NAMES.iter().find(|(short, _)| *short == wanted.as_str())
+        && let Some(g) = GPUS.iter().find(|g| g.key == *key)
+    {
+        return Lookup::Exact(g);
     }
     let exact = GPUS.iter().find(|g| {
         normalize(g.key) == wanted

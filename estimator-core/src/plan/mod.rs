@@ -114,11 +114,13 @@ pub struct Plan {
     /// The answer in one sentence.
     pub headline: String,
     /// Tokens to train on.
+    #[serde(serialize_with = "crate::units::whole")]
     pub tokens: f64,
     /// Tokens per optimizer step (the job's global batch).
+    #[serde(serialize_with = "crate::units::whole")]
     pub tokens_per_step: f64,
-    /// Optimizer steps: tokens / tokens per step.
-    pub steps: f64,
+    /// Optimizer steps: tokens / tokens per step, rounded up (a part of a step is a step).
+    pub steps: u64,
     /// Every offer, ranked; those that cannot take the job last.
     pub offers: Vec<OfferPlan>,
 }
@@ -242,12 +244,19 @@ fn try_nodes(template: &ScenarioInput, syncs: &[SyncStrategy], nodes: u32) -> Op
 }
 
 /// Plans one offer.
+/// Optimizer steps to train `tokens` at `per_step` tokens each: whole steps, the last one counted in full.
+fn step_count(tokens: f64, per_step: f64) -> u64 {
+    let n = (tokens / per_step).ceil();
+    // Both are validated positive and finite, at most 1e15 tokens and at least 1 per step: the cast is exact.
+    if n.is_finite() && n >= 0.0 { n.min(9.0e15) as u64 } else { 0 }
+}
+
 fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Option<f64>) -> OfferPlan {
     let mut template = job.clone();
     offer.apply(&mut template);
     let syncs = syncs(job, p.best_layout);
     let max = u32::try_from(p.max_nodes).unwrap_or(1).max(1);
-    let steps = p.tokens / tokens_per_step(job);
+    let steps = step_count(p.tokens, tokens_per_step(job)) as f64;
     let gpus = |n: u32| f64::from(n) * f64::from(offer.gpus_per_node);
     let time = |t: &Tried| steps * t.step_s;
     let hours = |t: &Tried| gpus(t.nodes) * time(t) / 3600.0;
@@ -420,7 +429,7 @@ pub fn plan(job: &ScenarioInput, p: &PlanInput) -> Result<Plan, ScenarioError> {
         headline,
         tokens: p.tokens,
         tokens_per_step: tps,
-        steps: p.tokens / tps,
+        steps: step_count(p.tokens, tps),
         offers: plans,
     })
 }

@@ -17,7 +17,7 @@ fn every_offer_is_planned_and_ranked_by_time_without_prices() {
     let p = plan(&job(), &PlanInput { tokens: 1e11, max_nodes: 16, ..PlanInput::default() }).expect("a plan");
     assert_eq!(p.ranked_by, "time");
     assert_eq!(p.offers.len(), OFFERS.len());
-    assert!((p.steps - 1e11 / crate::scenario::DEFAULT_TOKENS_PER_STEP).abs() < 1e-6);
+    assert_eq!(p.steps, (1e11 / crate::scenario::DEFAULT_TOKENS_PER_STEP).ceil() as u64, "whole steps");
     let fitting: Vec<&OfferPlan> = p.offers.iter().filter(|o| o.nodes.is_some()).collect();
     assert!(fitting.len() >= 30, "{}", fitting.len());
     for w in fitting.windows(2) {
@@ -30,7 +30,7 @@ fn every_offer_is_planned_and_ranked_by_time_without_prices() {
             o.time_to_train_s.expect("time"),
             o.gpu_hours.expect("hours"),
         );
-        assert!((time - p.steps * step).abs() <= 1e-9 * time, "{}", o.id);
+        assert!((time - p.steps as f64 * step).abs() <= 1e-9 * time, "{}", o.id);
         assert!((hours - f64::from(n * o.offer.gpus_per_node) * time / 3600.0).abs() <= 1e-9 * hours, "{}", o.id);
         assert_eq!(o.cost_usd, None);
         assert!(o.min_nodes.is_some_and(|m| m <= n), "{}", o.id);
@@ -75,7 +75,7 @@ fn a_deadline_picks_the_smallest_count_that_meets_it() {
     let mut i = job();
     o.offer.apply(&mut i);
     i.nodes = i64::from(n - 1);
-    let slower = estimate_step(&Scenario::new(i).expect("valid")).step_s.as_secs() * p.steps;
+    let slower = estimate_step(&Scenario::new(i).expect("valid")).step_s.as_secs() * p.steps as f64;
     assert!(slower > t / 3.0, "{} nodes would meet it too", n - 1);
     // An impossible deadline: the offer comes closest at its fastest, and says so.
     let p = plan(&job(), &PlanInput { deadline_s: Some(60.0), ..base }).expect("a plan");

@@ -194,10 +194,10 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
         if EXPLAIN {
             reasons.push(format!(
                 "One node is not enough: even sharded with ZeRO-3/FSDP over one node the model states need {} per \
-             GPU, more than the {cap} each {} has. It takes at least {min_gpus} GPUs, {} nodes of {gpn}.",
+             GPU, more than the {cap} each {} has. It takes at least {min_gpus} GPUs, {} of {gpn}.",
                 gib(mem.one_node_zero3_bytes_per_gpu),
                 gpu.name,
-                min_nodes.unwrap_or(u32::MAX)
+                crate::human::plural(u64::from(min_nodes.unwrap_or(u32::MAX)), "node")
             ))
         };
         RecommendationKind::MultiNode

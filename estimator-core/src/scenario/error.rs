@@ -174,7 +174,7 @@ pub enum Reason {
         got: Shown,
     },
     /// Below the allowed range.
-    #[error("must be at least {min}{unit} (got {got})")]
+    #[error("must be at least {min}{} (got {got})", singular(min, unit))]
     TooSmall {
         /// Smallest allowed.
         min: Shown,
@@ -184,7 +184,7 @@ pub enum Reason {
         unit: &'static str,
     },
     /// Above the allowed range; what counts as absurd.
-    #[error("must be at most {max}{unit} (got {got})")]
+    #[error("must be at most {max}{} (got {got})", singular(max, unit))]
     TooLarge {
         /// Largest allowed.
         max: Shown,
@@ -218,6 +218,16 @@ pub enum Reason {
         /// Why, with the numbers.
         why: String,
     },
+}
+
+/// A unit after a bound: ` parameters` after 1 is ` parameter`.
+fn singular(bound: &Shown, unit: &'static str) -> &'static str {
+    let word = unit.trim();
+    if bound.0 == 1.0 && word.len() > 2 && word.chars().all(|c| c.is_ascii_alphabetic()) {
+        unit.strip_suffix('s').unwrap_or(unit)
+    } else {
+        unit
+    }
 }
 
 /// A rejected input: which field and why.

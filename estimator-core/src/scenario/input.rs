@@ -173,6 +173,7 @@ pub enum ComputeInput {
     /// for Neural Language Models": ~6 FLOPs per parameter per token for forward plus backward).
     Tokens {
         /// Tokens per optimizer step, across all GPUs.
+        #[serde(serialize_with = "crate::units::whole")]
         tokens_per_step: f64,
         /// Model FLOPs utilisation, 0..1.
         mfu: f64,
@@ -205,6 +206,7 @@ impl Default for ComputeInput {
 #[serde(default, deny_unknown_fields)]
 pub struct ScenarioInput {
     /// Parameter count.
+    #[serde(serialize_with = "crate::units::whole")]
     pub params: f64,
     /// Gradient element type.
     pub dtype: GradDtype,
@@ -213,10 +215,12 @@ pub struct ScenarioInput {
     /// Gradient-accumulation micro-steps per optimizer step (one sync per optimizer step).
     pub grad_accum_steps: i64,
     /// Gradient bucket size in bytes (PyTorch DDP default 25 MiB); each bucket's all-reduce pays the latency.
+    #[serde(serialize_with = "crate::units::whole")]
     pub bucket_bytes: f64,
     /// Compute time per optimizer step.
     pub compute: ComputeInput,
     /// Optional activation memory per GPU in bytes (0 = not counted).
+    #[serde(serialize_with = "crate::units::whole")]
     pub activation_bytes_per_gpu: f64,
     /// Number of nodes.
     pub nodes: i64,

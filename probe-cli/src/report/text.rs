@@ -92,7 +92,7 @@ pub fn render(r: &Report) -> String {
     } else {
         format!("libibverbs: {}", opt(&r.verbs.error))
     };
-    let _ = writeln!(out, "RDMA     {} adapters ({verbs})", r.rdma_adapters.len());
+    let _ = writeln!(out, "RDMA     {} ({verbs})", human::plural(r.rdma_adapters.len() as u64, "adapter"));
     for a in &r.rdma_adapters {
         for p in &a.ports {
             let _ = writeln!(
