@@ -61,8 +61,29 @@ pub fn job_input(j: &JobArgs, on: &NodesArgs, compute: ComputeInput) -> Result<J
     let report = on.report.as_deref().map(|p| load_report(p).map(|(head, value)| (p.to_path_buf(), head, value)));
     let report = report.transpose()?;
     let summary = report.as_ref().map(|(_, head, _)| head.summary.clone());
-    let taken = apply_cluster(&mut input, &on.cluster, on.nodes, summary.as_ref())?;
+    let mut taken = apply_cluster(&mut input, &on.cluster, on.nodes, summary.as_ref())?;
+    if let Some((_, _, value)) = &report {
+        taken.extend(assumed_fixed(value));
+    }
     Ok(JobInput { input, taken, report: report.map(|(p, _, v)| (p, v)), summary })
+}
+
+/// The report's failed and warned readiness checks that the scenario does not carry, one line each: the estimate
+/// models the node as if each were fixed, and says so. GPUDirect RDMA's support, the active ports and their rate
+/// are in the summary, so the scenario has them; an environment variable, a narrow PCIe link, the IOMMU or a
+/// locked-memory limit it does not.
+fn assumed_fixed(report: &serde_json::Value) -> Vec<String> {
+    let Some(checks) = report.get("readiness").and_then(serde_json::Value::as_array) else { return Vec::new() };
+    checks
+        .iter()
+        .filter_map(|c| {
+            let id = c.get("id")?.as_str()?;
+            let status = c.get("status")?.as_str()?;
+            let saw = c.get("saw")?.as_str().unwrap_or("");
+            (matches!(status, "fail" | "warn") && id != "gdr")
+                .then(|| format!("assumed fixed: {id} ({status}: {saw}); the estimate is for the node without it"))
+        })
+        .collect()
 }
 
 /// The flag that sets a model field. Exhaustive on purpose: a new `Field` does not compile until it has a flag.

@@ -544,3 +544,27 @@ fn the_live_probe_reads_the_fabric_variables_of_its_environment() {
     let env_check = checks.iter().find(|c| c["id"] == "nccl-env").expect("nccl-env");
     assert!(env_check["saw"].as_str().is_some_and(|s| s.starts_with("NCCL_IB_DISABLE=1")), "{env_check}");
 }
+
+/// Issue 25, item 11: an NCCL_SOCKET_IFNAME on a 1 GbE port, which the model prices at 24x slower, fails the
+/// node (it was a warning), and the estimate filled from the report says it assumes the fault away.
+#[test]
+fn a_fault_the_model_prices_above_2x_fails_and_the_estimate_assumes_it_fixed() {
+    let out = cli().args(["report", "--json", "--root"]).arg(fixture("eth-25g")).output().expect("runs");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let env = v["readiness"].as_array().expect("checks").iter().find(|c| c["id"] == "nccl-env").expect("nccl-env");
+    assert_eq!(env["status"], "fail", "{env}");
+    assert!(env["saw"].as_str().is_some_and(|s| s.contains("24.4x slower") && s.contains("more than 2x")), "{env}");
+    let dir = common::temp("report", "assumed");
+    let path = dir.join("eth.json");
+    std::fs::write(&path, &out.stdout).expect("write");
+    let out = cli().args(["estimate", "step", "--nodes", "2", "--report"]).arg(&path).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("assumed fixed: nccl-env (fail:") && text.contains("the node without it"), "{text}");
+    let out = cli().args(["estimate", "step", "--nodes", "2", "--json", "--report"]).arg(&path).output().expect("runs");
+    let j: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert!(
+        j["from_report"]
+            .as_array()
+            .is_some_and(|l| l.iter().any(|x| x.as_str().is_some_and(|s| s.starts_with("assumed fixed: nccl-env"))))
+    );
+}

@@ -423,7 +423,23 @@ pub fn readiness(checks: &[estimator_core::report::ReadinessCheck]) -> Html {
     if !passed.is_empty() {
         html!(h, r#"<li class="check-pass"><b>pass</b> {}</li>"#, passed.join(", "));
     }
-    h.push_static("</ul></div>");
+    h.push_static("</ul>");
+    // What the scenario filled from the report does not carry: the estimate is for the node with these fixed
+    // (GPUDirect RDMA's support, the ports and their rate are in the scenario; the rest is not).
+    let assumed: Vec<&str> = checks
+        .iter()
+        .filter(|c| matches!(c.status, CheckStatus::Fail | CheckStatus::Warn) && c.id != "gdr")
+        .map(|c| c.id.as_str())
+        .collect();
+    if !assumed.is_empty() {
+        html!(
+            h,
+            r#"<p class="warn" id="report-assumed">The estimate is for this node with {} fixed: the scenario does not carry {}.</p>"#,
+            assumed.join(", "),
+            if assumed.len() == 1 { "it" } else { "them" }
+        );
+    }
+    h.push_static("</div>");
     h
 }
 

@@ -255,6 +255,8 @@ fn a_loaded_report_shows_what_keeps_the_node_from_being_ready() {
     // Fails first, then warnings, then the passes by name.
     let (fail, warn, pass) = (r.html.find("<b>fail</b>"), r.html.find("<b>warn</b>"), r.html.find("<b>pass</b>"));
     assert!(fail < warn && warn < pass, "{}", r.html);
+    // The scenario filled from it says which faults it assumes away.
+    assert!(r.html.contains("The estimate is for this node with") && r.html.contains("memlock"), "{}", r.html);
     let r = report::handle("", Side::A, Some("node.json"), None, H100_REPORT);
     assert!(r.html.contains("ready, with warnings") && r.html.contains("check again under load"), "{}", r.html);
     // A report without checks (an older probe) shows none.

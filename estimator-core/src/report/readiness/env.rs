@@ -14,13 +14,29 @@ fn node_scenario(r: &Report) -> Option<Scenario> {
     Scenario::new(input).ok()
 }
 
-/// What a change to the node costs: a 2-node all-reduce of 1 GiB's bus bandwidth before and after.
-pub(super) fn cost(r: &Report, change: impl FnOnce(&mut ScenarioInput)) -> Option<String> {
+/// A fault the model prices above this slowdown of a 2-node all-reduce is a `fail`, whatever its kind: a node
+/// that runs the fabric this much slower is not ready, though it starts.
+pub const FAIL_SLOWDOWN: f64 = 2.0;
+
+/// What a change to the node costs, in words and as the slowdown of a 2-node all-reduce of 1 GiB (1 when it
+/// costs nothing).
+pub(super) struct Priced {
+    pub text: String,
+    pub slowdown: f64,
+}
+
+/// The price of a change ([`Priced`]).
+pub(super) fn price(r: &Report, change: impl FnOnce(&mut ScenarioInput)) -> Option<Priced> {
     let s = node_scenario(r)?;
     let after = s.with(change).ok()?;
     let gib = Bytes::gib(1.0);
     let (was, now) = (collective(&s, Op::AllReduce, gib).busbw_gbs, collective(&after, Op::AllReduce, gib).busbw_gbs);
-    Some(if now < was * 0.99 && now > 0.0 {
+    let slowdown = if now > 0.0 { (was / now).max(1.0) } else { 1.0 };
+    Some(Priced { text: cost_text(was, now), slowdown })
+}
+
+fn cost_text(was: f64, now: f64) -> String {
+    if now < was * 0.99 && now > 0.0 {
         format!(
             "in the model, a 2-node all-reduce of 1 GiB gets {} GB/s of bus bandwidth instead of {} ({} slower)",
             human::sig(now, 3),
@@ -32,7 +48,19 @@ pub(super) fn cost(r: &Report, change: impl FnOnce(&mut ScenarioInput)) -> Optio
             "in the model it costs a 2-node all-reduce nothing here: another link limits it to {} GB/s",
             human::sig(was, 3)
         )
-    })
+    }
+}
+
+/// A warning whose fault the model prices above [`FAIL_SLOWDOWN`] becomes a fail, and says why.
+pub(super) fn escalate(status: CheckStatus, priced: Option<Priced>) -> (CheckStatus, Option<String>) {
+    match priced {
+        Some(p) if status == CheckStatus::Warn && p.slowdown > FAIL_SLOWDOWN => (
+            CheckStatus::Fail,
+            Some(format!("{}: more than {}x slower, so the node is not ready", p.text, human::num(FAIL_SLOWDOWN, 0))),
+        ),
+        Some(p) => (status, Some(p.text)),
+        None => (status, None),
+    }
 }
 
 /// The `NCCL_*`, `UCX_*` and `FI_*` variables that turn the fabric off or away from its fastest path (NCCL
@@ -55,7 +83,8 @@ pub(super) fn fabric_env(r: &Report, rdma: bool, out: &mut Vec<ReadinessCheck>) 
         i.fabric = Fabric::Tcp;
         i.gdr = false;
     };
-    let mut flag = |id: &str, status: CheckStatus, saw: String, fix: &str, cost: Option<String>| {
+    let mut flag = |id: &str, status: CheckStatus, saw: String, fix: &str, priced: Option<Priced>| {
+        let (status, cost) = escalate(status, priced);
         let saw = match cost {
             Some(c) => format!("{saw}; {c}"),
             None => saw,
@@ -69,7 +98,7 @@ pub(super) fn fabric_env(r: &Report, rdma: bool, out: &mut Vec<ReadinessCheck>) 
             if rdma { CheckStatus::Fail } else { CheckStatus::Warn },
             format!("NCCL_IB_DISABLE={v}: NCCL will not use InfiniBand or RoCE and sends over TCP sockets"),
             "unset NCCL_IB_DISABLE (launcher scripts and container images often set it)",
-            if rdma { cost(r, sockets) } else { None },
+            if rdma { price(r, sockets) } else { None },
         );
     }
     if let Some(v) = get("NCCL_NET").filter(|v| v.trim().eq_ignore_ascii_case("socket")) {
@@ -78,7 +107,7 @@ pub(super) fn fabric_env(r: &Report, rdma: bool, out: &mut Vec<ReadinessCheck>) 
             if rdma { CheckStatus::Fail } else { CheckStatus::Warn },
             format!("NCCL_NET={v}: NCCL uses its socket transport, not the RDMA adapters"),
             "unset NCCL_NET, or set it to IB",
-            if rdma { cost(r, sockets) } else { None },
+            if rdma { price(r, sockets) } else { None },
         );
     }
     if let Some(v) = get("NCCL_IB_HCA") {
@@ -104,7 +133,7 @@ pub(super) fn fabric_env(r: &Report, rdma: bool, out: &mut Vec<ReadinessCheck>) 
                     if kept.is_empty() { "none: NCCL falls back to sockets".to_string() } else { kept.join(", ") }
                 ),
                 "list every active port's adapter in NCCL_IB_HCA, or unset it",
-                if n > 0 { cost(r, |i| i.adapters_per_node = n) } else { cost(r, sockets) },
+                if n > 0 { price(r, |i| i.adapters_per_node = n) } else { price(r, sockets) },
             );
         }
     }
@@ -152,7 +181,7 @@ pub(super) fn fabric_env(r: &Report, rdma: bool, out: &mut Vec<ReadinessCheck>) 
                     human::num(top as f64 / 1000.0, 3)
                 ),
                 "name the fastest interface in NCCL_SOCKET_IFNAME",
-                cost(r, |i| i.link_gbps = speed as f64 / 1000.0),
+                price(r, |i| i.link_gbps = speed as f64 / 1000.0),
             );
         }
     }
@@ -162,7 +191,7 @@ pub(super) fn fabric_env(r: &Report, rdma: bool, out: &mut Vec<ReadinessCheck>) 
             CheckStatus::Warn,
             format!("NCCL_P2P_DISABLE={v}: GPUs inside the node exchange data through host memory"),
             "unset NCCL_P2P_DISABLE",
-            cost(r, |i| i.intra_node = Some(IntraNodeLink::PcieHostStaged)),
+            price(r, |i| i.intra_node = Some(IntraNodeLink::PcieHostStaged)),
         );
     }
     if let Some(v) = get("NCCL_NET_GDR_LEVEL").filter(|v| matches!(v.trim(), "0" | "LOC")) {
@@ -171,7 +200,7 @@ pub(super) fn fabric_env(r: &Report, rdma: bool, out: &mut Vec<ReadinessCheck>) 
             if rdma { CheckStatus::Warn } else { CheckStatus::Pass },
             format!("NCCL_NET_GDR_LEVEL={v}: no GPUDirect RDMA, every transfer is staged in host memory"),
             "unset NCCL_NET_GDR_LEVEL (NCCL picks PXB or SYS by itself)",
-            if rdma && r.summary.gdr == GdrSupport::Supported { cost(r, |i| i.gdr = false) } else { None },
+            if rdma && r.summary.gdr == GdrSupport::Supported { price(r, |i| i.gdr = false) } else { None },
         );
     }
     if let Some(v) = get("UCX_TLS").filter(|v| rdma && !ucx_uses_rdma(v)) {

@@ -97,7 +97,7 @@ pub struct ReadinessCheck {
 mod env;
 
 pub use env::hca_selects;
-use env::{cost, fabric_env};
+use env::{escalate, fabric_env, price};
 
 fn check(id: &str, status: CheckStatus, saw: String, fix: Option<&str>) -> ReadinessCheck {
     ReadinessCheck { id: id.to_string(), status, saw, fix: fix.map(str::to_string) }
@@ -248,18 +248,21 @@ fn gdr(r: &Report, rdma: bool) -> ReadinessCheck {
             check("gdr", CheckStatus::Unknown, "no GPU with an active RDMA port to check".to_string(), None)
         }
         GdrSupport::Supported => check("gdr", CheckStatus::Pass, format!("GPUDirect RDMA: {reasons}"), None),
-        GdrSupport::NotSupported => check(
-            "gdr",
-            CheckStatus::Warn,
-            format!(
-                "no GPUDirect RDMA: {reasons}; {}",
-                cost(r, |i| i.gdr = false).unwrap_or_else(|| "every transfer is staged in host memory".to_string())
-            ),
-            Some(
-                "load nvidia_peermem (modprobe nvidia_peermem), or use a kernel and driver with DMA-BUF (Linux 5.12+, \
+        GdrSupport::NotSupported => {
+            let (status, cost) = escalate(CheckStatus::Warn, price(r, |i| i.gdr = false));
+            check(
+                "gdr",
+                status,
+                format!(
+                    "no GPUDirect RDMA: {reasons}; {}",
+                    cost.unwrap_or_else(|| "every transfer is staged in host memory".to_string())
+                ),
+                Some(
+                    "load nvidia_peermem (modprobe nvidia_peermem), or use a kernel and driver with DMA-BUF (Linux 5.12+, \
                  the open kernel module, NCCL 2.13+)",
-            ),
-        ),
+                ),
+            )
+        }
         GdrSupport::Unknown => check("gdr", CheckStatus::Unknown, format!("GPUDirect RDMA: {reasons}"), None),
     }
 }
