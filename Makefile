@@ -43,9 +43,8 @@ dist-only:
 
 estimate: setup
 	$(CARGO) build --release -q -p probe-cli
-	@echo "== 7B BF16 on 2 nodes x 8 H100: A = 8 x 25 Gb/s RoCE, B = 8 x 400 Gb/s InfiniBand (ring factor 2, as the reference)"
-	./target/release/probe-cli estimate step --params 7B --dtype bf16 --nodes 2 --gpus-per-node 8 --gpu h100-sxm \
-		--adapters 8 --link-gbps 25 --fabric roce --vs-link-gbps 400 --vs-fabric ib --ring-factor 2 $(ARGS)
+	@echo "== The reference question: 7B BF16 ZeRO-1 on 2 nodes x 8 H100, A = 1 x 25 GbE (no RDMA), B = 8 x 400 Gb/s InfiniBand"
+	./target/release/probe-cli estimate step --reference $(ARGS)
 
 # make test: every step below in this order, each with a timing line and a table of them at the end
 # (scripts/timed-steps.sh). Everything is installed first, in one step, so that the downloads run beside the

@@ -19,6 +19,10 @@ use crate::scenario::{flag, job_input, usage};
 
 /// The scenario `estimate step` describes, and with `--report` what it took from the report (one line each).
 fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>), Failure> {
+    if a.reference {
+        let s = Scenario::new(estimator_core::scenario::reference::reference_slow()).map_err(|e| usage(&e))?;
+        return Ok((s, Vec::new()));
+    }
     let compute = match (a.compute_ms, a.tokens_per_step, a.mfu) {
         (Some(ms), _, _) => ComputeInput::Given { ms },
         (None, tokens, mfu) => ComputeInput::Tokens {
@@ -60,6 +64,9 @@ struct VsDocument<'a> {
 
 /// Scenario B: A with the `--vs-*` flags applied, if any was given.
 fn vs_scenario(a: &StepArgs, s: &Scenario) -> Result<Option<Scenario>, Failure> {
+    if a.reference {
+        return Scenario::new(estimator_core::scenario::reference::reference_fast()).map(Some).map_err(|e| usage(&e));
+    }
     if a.vs_link_gbps.is_none() && a.vs_fabric.is_none() && a.vs_adapters.is_none() {
         return Ok(None);
     }
@@ -208,6 +215,36 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
             human::num(i.link_gbps, 3)
         ),
     );
+    if s.nodes() > 1 {
+        // The seed's arithmetic is DDP's gradient all-reduce at ring factor 2, whatever the layout: the bridge to
+        // what this layout sends is the next line.
+        let r = estimator_core::reference_lower_bound(s);
+        row(
+            &mut t,
+            "reference arithmetic",
+            format!(
+                "{} (DDP's gradient all-reduce, whatever the layout: {} x {} = {} / {} GB/s through one adapter)",
+                human::secs(r.time_s),
+                human::num(r.ring_factor, 3),
+                human::gb(r.gradient_bytes),
+                human::gb(r.bytes_per_participant),
+                human::num(r.link_gbyte_per_s.get(), 4)
+            ),
+        );
+        let sent = estimator_core::Bytes::new(st.traffic.iter().map(|t| t.bytes_per_gpu.get()).sum());
+        let parts: Vec<String> =
+            st.traffic.iter().map(|t| format!("{} {}", human::gb(t.bytes_per_gpu), t.kind.name())).collect();
+        row(
+            &mut t,
+            "  this layout sends",
+            format!(
+                "{} per GPU per step ({}), {} per GPU",
+                human::gb(sent),
+                parts.join(" + "),
+                human::over_network(st.network_bytes_per_gpu)
+            ),
+        );
+    }
     row(
         &mut t,
         "bus bandwidth",

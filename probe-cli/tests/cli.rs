@@ -543,3 +543,19 @@ fn counts_units_and_names_read_as_people_expect() {
     let out = cli().args(["estimate", "step", "--nodes", "1"]).output().expect("runs");
     assert!(String::from_utf8_lossy(&out.stdout).contains("nothing over the network per GPU"));
 }
+
+/// Issue 25, item 10: one reference scenario in the core; `estimate step --reference` is it, A and B, with the
+/// core's figures (the page's first load is held to the same definition in web/tests/browser.rs).
+#[test]
+fn the_reference_command_is_the_cores_reference_scenario() {
+    use estimator_core::scenario::reference::{reference_fast, reference_slow};
+    let v = json(&["estimate", "step", "--reference"]);
+    for (got, want) in [(&v["input"], reference_slow()), (&v["vs"]["input"], reference_fast())] {
+        let want_json = serde_json::to_value(&want).expect("json");
+        assert_eq!(got, &want_json, "the command's scenario is the core's");
+        let s = estimator_core::Scenario::new(want).expect("valid");
+        let e = estimator_core::estimate_step(&s);
+        let step = if got == &v["input"] { f(&v, "/step_s") } else { f(&v, "/vs/b/step_s") };
+        assert!((step - e.step_s.as_secs()).abs() < 1e-12, "{step} against {}", e.step_s.as_secs());
+    }
+}

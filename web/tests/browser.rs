@@ -116,6 +116,20 @@ fn expert_tensor_parallelism_reads_from_the_form_and_the_link() {
     assert_eq!(f.to_scenario().expect("valid").layout().etp, 2);
 }
 
+/// Issue 25, item 10: the page's first load is the core's reference scenario, A and B, with its figures (the CLI's
+/// `estimate step --reference` is held to the same definition in probe-cli/tests/cli.rs).
+#[wasm_bindgen_test]
+fn the_first_load_is_the_cores_reference_scenario() {
+    use estimator_core::scenario::reference::{reference_fast, reference_slow};
+    for (form, want) in [(ScenarioForm::page_a(), reference_slow()), (ScenarioForm::page_b(), reference_fast())] {
+        let s = form.to_scenario().expect("valid");
+        assert_eq!(s.input(), &want, "the page's scenario is the core's");
+        let page = web::result::SideResult::new(&s).estimate.step.step_s;
+        let core = estimator_core::estimate_step(&estimator_core::Scenario::new(want).expect("valid")).step_s;
+        assert_eq!(page, core);
+    }
+}
+
 #[wasm_bindgen_test]
 fn any_query_reads_without_panicking() {
     for q in ["", "?", "&&&", "a.nodes", "a.=1", "%", "%zz=%", "a.fabric=%FF%FE", "b.gdr=maybe", "x.y.z=1"] {

@@ -11,6 +11,7 @@ use crate::units::{GbitPerSec, Seconds};
 
 mod error;
 mod input;
+pub mod reference;
 
 pub use error::{Field, Reason, ScenarioError, Shown, limits};
 use error::{count, err};

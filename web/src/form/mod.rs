@@ -156,11 +156,7 @@ impl ScenarioForm {
     /// arithmetic holds, and states that fit an 80 GB H100), at the batch of a cited public recipe (see
     /// [`PAGE_TOKENS_PER_STEP`], [`PAGE_MFU`]), on two nodes of 8 H100.
     pub fn page_job() -> ScenarioInput {
-        ScenarioInput {
-            sync: SyncStrategy::Zero1,
-            compute: ComputeInput::Tokens { tokens_per_step: PAGE_TOKENS_PER_STEP, mfu: PAGE_MFU },
-            ..ScenarioInput::default()
-        }
+        estimator_core::scenario::reference::reference_fast()
     }
 
     /// Scenario A of the first load: the rental the reference question warns about, one 25 GbE port per node
@@ -579,15 +575,11 @@ fn percent(t: &str, min: f64) -> Result<f64, String> {
     Ok(v / 100.0)
 }
 
-/// Tokens per optimizer step of the first load: 16 GPUs x a local batch of 2 sequences x 8192 tokens = 262,144.
-/// Source: torchtitan's Llama 3.1 8B benchmark on H100 (pytorch/torchtitan,
-/// `benchmarks/llama3_h100_202412_torchtitan.md` at 31a17bf, table 1: "FSDP ... Local batch size 2"), whose
-/// config sets `seq_len = 8192` (`train_configs/llama3_8b.toml`).
-pub const PAGE_TOKENS_PER_STEP: f64 = 262_144.0;
+/// Tokens per optimizer step of the first load: the reference job's ([`estimator_core::scenario::reference`]).
+pub const PAGE_TOKENS_PER_STEP: f64 = estimator_core::scenario::reference::REFERENCE_TOKENS_PER_STEP;
 
-/// MFU of the first load. Source: the same benchmark, "Llama 3.1 8B model training on 8 or 128 H100 GPUs without
-/// Float8 achieves 33% to 39% MFU"; 35% is inside that range.
-pub const PAGE_MFU: f64 = 0.35;
+/// MFU of the first load: the reference job's.
+pub const PAGE_MFU: f64 = estimator_core::scenario::reference::REFERENCE_MFU;
 
 /// The model-size presets of the parameters field.
 pub const MODEL_SIZES: [&str; 5] = ["1B", "7B", "13B", "70B", "405B"];
