@@ -52,10 +52,21 @@ pub fn lower_bound(s: &Scenario, ring_factor: f64) -> LowerBound {
     }
 }
 
-/// The reference lower bound: ring factor 2 (many participants) unless the scenario overrides the ring factor.
-/// The page shows this one; [`StepEstimate::lower_bound_s`] uses the exact 2(N-1)/N instead.
+/// The reference lower bound: DDP's gradient all-reduce, whatever the layout (the seed's arithmetic is that
+/// all-reduce's: volume factor 1), at ring factor 2 (many participants) unless the scenario overrides the ring
+/// factor. The page shows this one; [`StepEstimate::lower_bound_s`] is the layout's own, at the exact 2(N-1)/N.
 pub fn reference_lower_bound(s: &Scenario) -> LowerBound {
-    lower_bound(s, s.input().ring_factor.unwrap_or(REFERENCE_RING_FACTOR))
+    let mut lb = lower_bound(s, s.input().ring_factor.unwrap_or(REFERENCE_RING_FACTOR));
+    if lb.sync_volume_factor != 1.0 {
+        let bytes = lb.gradient_bytes.scale(lb.ring_factor);
+        lb = LowerBound {
+            sync_volume_factor: 1.0,
+            bytes_per_participant: bytes,
+            time_s: lb.link_gbyte_per_s.transfer_time(bytes),
+            ..lb
+        };
+    }
+    lb
 }
 
 /// The time of one optimizer step and its parts. Keys are the JSON contract of `probe-cli estimate step --json`.

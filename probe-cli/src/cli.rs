@@ -368,8 +368,10 @@ pub struct JobArgs {
     /// reduce-scatter, then the parameters gathered after the optimizer), zero3 or fsdp (parameters gathered per
     /// layer, 1.5x the volume), hsdp (FSDP inside a shard group, a node by default; only the gradient shards'
     /// all-reduce crosses groups).
-    #[arg(long, value_parser = parse_sync, default_value = "ddp", value_name = "ddp|zero1|zero2|zero3|fsdp|hsdp")]
-    pub sync: SyncStrategy,
+    /// Not given: `estimate step` and `plan` choose the fastest layout that fits and say so; `check-run` takes
+    /// ddp.
+    #[arg(long, value_parser = parse_sync, value_name = "ddp|zero1|zero2|zero3|fsdp|hsdp")]
+    pub sync: Option<SyncStrategy>,
     /// HSDP's shard group in GPUs (default: one node's data-parallel GPUs).
     #[arg(long, allow_negative_numbers = true, value_name = "GPUS")]
     pub shard_group: Option<i64>,

@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use estimator_core::recommend::LayoutSource;
 use estimator_core::scenario::{DEFAULT_MFU, DEFAULT_TOKENS_PER_STEP};
 use estimator_core::schedule::OverlapSource;
 use estimator_core::traffic::Traffic;
@@ -18,10 +19,10 @@ use crate::output::{diag, print_json, print_text};
 use crate::scenario::{flag, job_input, usage};
 
 /// The scenario `estimate step` describes, and with `--report` what it took from the report (one line each).
-fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>), Failure> {
+fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>, LayoutSource), Failure> {
     if a.reference {
         let s = Scenario::new(estimator_core::scenario::reference::reference_slow()).map_err(|e| usage(&e))?;
-        return Ok((s, Vec::new()));
+        return Ok((s, Vec::new(), LayoutSource::Given));
     }
     let compute = match (a.compute_ms, a.tokens_per_step, a.mfu) {
         (Some(ms), _, _) => ComputeInput::Given { ms },
@@ -33,8 +34,15 @@ fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>), Failure> {
     let mut job = job_input(&a.job, &a.nodes, compute)?;
     job.input.activation_bytes_per_gpu = a.activation_bytes_per_gpu;
     job.input.target_exposed_share = a.target_exposed_share;
+    if a.job.sync.is_none() {
+        // No layout given: the fastest that fits, said (a layout given is kept exactly).
+        let (s, choice) = estimator_core::recommend::choose_sync(&job.input).map_err(|e| usage(&e))?;
+        let mut taken = job.taken;
+        taken.push(format!("layout: {}", choice.why));
+        return Ok((s, taken, LayoutSource::Chosen));
+    }
     let s = Scenario::new(job.input).map_err(|e| usage(&e))?;
-    Ok((s, job.taken))
+    Ok((s, job.taken, LayoutSource::Given))
 }
 
 /// `estimate step --json`: the estimate, flat, plus the inputs it used and any sweeps.
@@ -52,6 +60,11 @@ struct StepDocument<'a> {
     /// With `--report`: what the scenario took from the report.
     #[serde(skip_serializing_if = "Option::is_none")]
     from_report: Option<&'a [String]>,
+    /// `given` (`--sync`) or `chosen` (the fastest layout that fits, when `--sync` is not given).
+    layout_source: LayoutSource,
+    /// Why the layout was chosen, when it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    layout_choice: Option<&'a str>,
 }
 
 /// Scenario B of `--vs-*` and how it compares with A.
@@ -97,7 +110,7 @@ fn vs_scenario(a: &StepArgs, s: &Scenario) -> Result<Option<Scenario>, Failure> 
 
 /// Runs `estimate step`. An estimate is an answer, never a finding: exit 0 whatever it says.
 pub fn step(a: &StepArgs) -> Result<Outcome, Failure> {
-    let (s, taken) = step_scenario(a)?;
+    let (s, taken, layout_source) = step_scenario(a)?;
     let e = estimate(&s);
     let sweep_n = (!a.sweep_nodes.is_empty()).then(|| sweep_nodes(&s, &a.sweep_nodes)).transpose();
     let sweep_r = (!a.sweep_link_gbps.is_empty()).then(|| sweep_line_rate(&s, &a.sweep_link_gbps)).transpose();
@@ -120,16 +133,23 @@ pub fn step(a: &StepArgs) -> Result<Outcome, Failure> {
             sweep_link_gbps: sweep_r,
             vs: vs_doc,
             from_report: a.nodes.report.is_some().then_some(taken.as_slice()),
+            layout_source,
+            layout_choice: (layout_source == LayoutSource::Chosen)
+                .then(|| taken.iter().rev().find_map(|l| l.strip_prefix("layout: ")))
+                .flatten(),
         })?;
         return Ok(Outcome::Clean);
     }
     let mut t = String::new();
     if let Some(path) = &a.nodes.report {
         let _ = writeln!(t, "From {}:", path.display());
-        for line in &taken {
+        for line in taken.iter().filter(|l| !l.starts_with("layout: ")) {
             let _ = writeln!(t, "  {line}");
         }
         t.push('\n');
+    }
+    if let Some(choice) = taken.iter().find_map(|l| l.strip_prefix("layout: ")) {
+        let _ = writeln!(t, "Layout {choice}.\n");
     }
     t.push_str(&step_text(&s, &e));
     if let (Some(b), Some(c)) = (&vs, &comparison) {

@@ -55,11 +55,13 @@ pub fn plan(a: &PlanArgs) -> Result<Outcome, Failure> {
         prices.push(parse_price_arg(p).map_err(|e| Failure::Usage(format!("--price: {e}")))?);
     }
     let job = job_template(&a.job, ComputeInput::Tokens { tokens_per_step: a.tokens_per_step, mfu: a.mfu });
+    // No --sync: every offer gets the fastest layout that fits it, as --best-layout does (a --sync given is kept).
+    let best_layout = a.best_layout || a.job.sync.is_none();
     let input = PlanInput {
         tokens: a.tokens.unwrap_or(0.0),
         deadline_s: a.deadline,
         max_nodes: a.max_nodes,
-        best_layout: a.best_layout,
+        best_layout,
         prices,
         only: a.only.clone(),
     };
@@ -70,7 +72,7 @@ pub fn plan(a: &PlanArgs) -> Result<Outcome, Failure> {
             input: &job,
             deadline_s: a.deadline,
             max_nodes: a.max_nodes,
-            best_layout: a.best_layout,
+            best_layout,
         })?;
     } else {
         print_text(&text(&p, &job, a))?;
@@ -169,7 +171,7 @@ fn text(p: &Plan, job: &ScenarioInput, a: &PlanArgs) -> String {
         human::pct(a.mfu),
         a.max_nodes,
         a.deadline.map_or_else(String::new, |d| format!(", deadline {}", human::duration(d))),
-        if a.best_layout { ", best layout" } else { "" }
+        if a.best_layout || a.job.sync.is_none() { ", best layout" } else { "" }
     );
     let _ =
         writeln!(t, "{}. (Ranked by {}.)", p.headline, if p.ranked_by == "cost" { "cost" } else { "time to train" });

@@ -31,7 +31,9 @@ pub fn job_template(j: &JobArgs, compute: ComputeInput) -> ScenarioInput {
         params: j.params.unwrap_or(ScenarioInput::default().params),
         model: j.model.clone(),
         dtype: j.dtype,
-        sync: j.sync,
+        // The layout a run used, or the one to start a choice from (`estimate step` and `plan` choose when it is
+        // not given: `choose_sync`).
+        sync: j.sync.unwrap_or(estimator_core::SyncStrategy::Ddp),
         shard_group: j.shard_group,
         tp: j.tp,
         pp: j.pp,

@@ -15,9 +15,13 @@ fn f(v: &Value, key: &str) -> f64 {
     v.pointer(key).and_then(Value::as_f64).unwrap_or_else(|| panic!("{key} is a number in {v}"))
 }
 
-const REFERENCE: [&str; 14] = [
+/// The seed's arithmetic: DDP's gradient all-reduce (a layout given is kept exactly; without `--sync` the command
+/// would choose one that fits).
+const REFERENCE: [&str; 16] = [
     "estimate",
     "step",
+    "--sync",
+    "ddp",
     "--params",
     "7B",
     "--dtype",
@@ -558,4 +562,42 @@ fn the_reference_command_is_the_cores_reference_scenario() {
         let step = if got == &v["input"] { f(&v, "/step_s") } else { f(&v, "/vs/b/step_s") };
         assert!((step - e.step_s.as_secs()).abs() < 1e-12, "{step} against {}", e.step_s.as_secs());
     }
+}
+
+/// Issue 25, item 7: without --sync, estimate step and plan take the fastest layout that fits and say so; a
+/// --sync given is kept exactly, even one that does not fit; check-run never chooses (a run used its own layout).
+#[test]
+fn without_sync_the_fastest_layout_that_fits_is_chosen_and_said() {
+    let chosen = json(&["estimate", "step", "--nodes", "2", "--adapters", "8", "--link-gbps", "400"]);
+    assert_eq!(chosen["layout_source"], "chosen");
+    assert!(
+        chosen["memory"]["fits"].as_bool() == Some(true) && chosen["input"]["sync"] != "ddp",
+        "{}",
+        chosen["input"]
+    );
+    assert!(chosen["layout_choice"].as_str().is_some_and(|c| c.contains("the fastest layout that fits")));
+    // The seed's arithmetic stays DDP's whatever was chosen.
+    assert!((f(&chosen, "/reference_lower_bound/bytes_per_participant") - 28e9).abs() < 1.0);
+    let given = json(&["estimate", "step", "--sync", "ddp", "--nodes", "2", "--adapters", "8", "--link-gbps", "400"]);
+    assert_eq!((given["layout_source"].as_str(), given["input"]["sync"].as_str()), (Some("given"), Some("ddp")));
+    assert_eq!(given["memory"]["fits"].as_bool(), Some(false), "kept exactly, though it does not fit");
+    let out = cli()
+        .args(["estimate", "step", "--nodes", "2", "--adapters", "8", "--link-gbps", "400"])
+        .output()
+        .expect("runs");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("Layout "), "the text says first that it chose");
+    let run = json(&[
+        "check-run",
+        "--nodes",
+        "2",
+        "--adapters",
+        "8",
+        "--link-gbps",
+        "400",
+        "--compute-ms",
+        "1000",
+        "--measured-step-s",
+        "1.1",
+    ]);
+    assert_eq!(run["input"]["sync"], "ddp", "check-run judges the run's own layout");
 }

@@ -1,10 +1,12 @@
 //! Single-node or multi-node, in plain words with figures, and the smallest fabric that keeps communication out of
 //! the way.
 
+mod choice;
 mod layout;
 
 use serde::Serialize;
 
+pub use choice::{LayoutChoice, LayoutSource, choose_sync};
 pub use layout::{LayoutAdvice, LayoutOption, SAME_STEP, advise};
 
 use crate::collective;

@@ -34,13 +34,7 @@ pub fn reference_fast() -> ScenarioInput {
 /// The same job on the rental the reference question warns about: one 25 GbE port per node, no RDMA (NCCL's TCP
 /// sockets).
 pub fn reference_slow() -> ScenarioInput {
-    ScenarioInput {
-        adapters_per_node: 1,
-        link_gbps: 25.0,
-        fabric: Fabric::Tcp,
-        gdr: false,
-        ..reference_fast()
-    }
+    ScenarioInput { adapters_per_node: 1, link_gbps: 25.0, fabric: Fabric::Tcp, gdr: false, ..reference_fast() }
 }
 
 #[cfg(test)]

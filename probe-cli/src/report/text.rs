@@ -172,7 +172,7 @@ pub fn render(r: &Report) -> String {
     let _ = writeln!(
         out,
         "Next     probe-cli report --json > node.json, then load it into the page, or run\n         \
-         probe-cli estimate step --report node.json --params 70B"
+         probe-cli estimate step --report node.json --params 70B --nodes 2"
     );
     out
 }

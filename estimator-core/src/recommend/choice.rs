@@ -1,0 +1,129 @@
+//! The layout of a job whose user did not give one: the fastest sync strategy that fits in memory, its tensor,
+//! pipeline and expert parallelism kept. `estimate step`, `plan` and the report's hint choose when `--sync` is not
+//! given, and say so (`layout_source: "chosen"`); a layout given (`--sync ddp`) is kept exactly, and `check-run`
+//! and `health`, which judge a run that used its own layout, never choose.
+
+use serde::Serialize;
+
+use crate::human::{gib, secs};
+use crate::memory::memory_fit;
+use crate::scenario::{Scenario, ScenarioError, ScenarioInput, SyncStrategy};
+use crate::step::estimate_step;
+
+/// Where a scenario's layout comes from (`layout_source` in JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LayoutSource {
+    /// The user gave it.
+    Given,
+    /// [`choose_sync`] chose it.
+    Chosen,
+}
+
+/// A chosen layout and why.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LayoutChoice {
+    /// The sync strategy chosen.
+    pub sync: SyncStrategy,
+    /// Whether it fits (false only when none does: then the one that needs the least memory per GPU).
+    pub fits: bool,
+    /// Why, in one sentence with the figures.
+    pub why: String,
+}
+
+/// The fastest of the sync strategies that fit `input`'s GPUs, or, when none fits, the one that needs the least
+/// memory per GPU; the others' figures in the sentence. An error only when no strategy makes a valid scenario
+/// (then DDP's error, which names the field).
+pub fn choose_sync(input: &ScenarioInput) -> Result<(Scenario, LayoutChoice), ScenarioError> {
+    let mut tried: Vec<(Scenario, f64, bool, f64)> = Vec::new();
+    let mut first_err = None;
+    for sync in SyncStrategy::ALL {
+        let mut i = input.clone();
+        i.sync = sync;
+        if sync != SyncStrategy::Hsdp {
+            i.shard_group = None;
+        }
+        match Scenario::new(i) {
+            Ok(s) => {
+                let m = memory_fit(&s);
+                let step = estimate_step(&s).step_s.as_secs();
+                tried.push((s, step, m.fits, m.total_bytes_per_gpu.get()));
+            }
+            Err(e) => {
+                first_err.get_or_insert(e);
+            }
+        }
+    }
+    let best = tried
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.2)
+        .min_by(|a, b| a.1.1.total_cmp(&b.1.1))
+        .or_else(|| tried.iter().enumerate().min_by(|a, b| a.1.3.total_cmp(&b.1.3)))
+        .map(|(i, _)| i);
+    let Some(at) = best else {
+        return Err(first_err.unwrap_or_else(|| ScenarioError::missing(crate::Field::Params, "no layout")));
+    };
+    let (s, step, fits, need) = tried.remove(at);
+    let sync = s.input().sync;
+    let label = s.layout().describe();
+    let others: Vec<String> = tried
+        .iter()
+        .map(|(o, t, f, n)| {
+            let d = o.layout().describe();
+            if *f {
+                format!("{d} {}", secs(crate::Seconds::new(*t)))
+            } else {
+                format!("{d} needs {}", gib(crate::Bytes::new(*n)))
+            }
+        })
+        .collect();
+    // A bare parameter count has no shape to size the activations from: the fit is of the model states.
+    let states_only = if memory_fit(&s).activations_from == crate::memory::ActivationSource::None {
+        " of model states (activations are not counted for a bare parameter count: give --model or \
+         --activation-bytes-per-gpu)"
+    } else {
+        ""
+    };
+    let why = if fits {
+        format!(
+            "{label}, chosen: the fastest layout that fits ({} per step, {} per GPU{states_only}; {}). Give --sync \
+             to keep another",
+            secs(crate::Seconds::new(step)),
+            gib(crate::Bytes::new(need)),
+            others.join(", ")
+        )
+    } else {
+        format!(
+            "{label}, chosen: no layout fits, and this one needs the least memory, {} per GPU ({})",
+            gib(crate::Bytes::new(need)),
+            others.join(", ")
+        )
+    };
+    Ok((s, LayoutChoice { sync, fits, why }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fastest_layout_that_fits_is_chosen_and_said() {
+        // 7B on 2 x 8 H100: DDP's 16 bytes per parameter (104 GiB) do not fit an 80 GB H100; a sharded one does.
+        let (s, c) = choose_sync(&ScenarioInput::default()).expect("a layout");
+        assert!(c.fits && c.sync != SyncStrategy::Ddp, "{c:?}");
+        assert!(memory_fit(&s).fits);
+        assert!(c.why.contains("chosen: the fastest layout that fits") && c.why.contains("DDP needs"), "{}", c.why);
+        // No sharded layout is slower than the chosen one and fits.
+        for sync in SyncStrategy::ALL {
+            let o = s.with(|i| i.sync = sync).expect("valid");
+            if memory_fit(&o).fits {
+                assert!(estimate_step(&o).step_s >= estimate_step(&s).step_s, "{sync:?}");
+            }
+        }
+        // A model too large for the GPUs: the least memory, said.
+        let huge = ScenarioInput { params: 5e12, ..ScenarioInput::default() };
+        let (_, c) = choose_sync(&huge).expect("a layout");
+        assert!(!c.fits && c.why.contains("no layout fits"), "{}", c.why);
+    }
+}
