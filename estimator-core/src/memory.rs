@@ -3,7 +3,6 @@
 use serde::Serialize;
 
 use crate::scenario::{Scenario, SyncStrategy};
-use crate::traffic::local_params;
 use crate::units::Bytes;
 
 /// Bytes of model state per parameter with mixed-precision Adam: BF16/FP16 parameters and gradients (2 + 2) plus
@@ -170,9 +169,12 @@ pub fn memory_fit(s: &Scenario) -> MemoryFit {
     let domain = s.nvlink_domain_gpus();
     let (one_domain, one_domain_zero3) = on(domain);
     let free = mem - act;
-    let states = local_params(s) * MODEL_STATE_BYTES_PER_PARAM;
+    // ZeRO-3/FSDP spreads the whole model's states (every expert's too) over the job's GPUs: the fewest that hold
+    // them, rounded up to whole model replicas of tensor x pipeline parallelism.
+    let states = s.shape().params * MODEL_STATE_BYTES_PER_PARAM;
+    let split = f64::from(model_split.max(1));
     let min_gpus_zero3 =
-        (free > 0.0).then(|| ((states / free).ceil() * f64::from(model_split)).clamp(1.0, 1e15) as u64);
+        (free > 0.0).then(|| (((states / free).ceil() / split).ceil() * split).clamp(1.0, 1e15) as u64);
     MemoryFit {
         model_state_bytes_per_gpu: Bytes::new(here),
         activation_bytes_per_gpu: Bytes::new(act),

@@ -272,38 +272,55 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
                 num(intra.get(), 0)
             ))
         };
-        // The one-node comparison runs the job the way it fits there: as configured, or sharded with ZeRO-3/FSDP.
-        let sharded = !mem.fits_one_node;
-        let one = if sharded {
-            s.with(|i| i.sync = SyncStrategy::Zero3).ok().and_then(|z| z.with(|i| i.nodes = 1).ok())
-        } else {
-            one
+        // Like with like: one node and the scenario's nodes, each with a layout that fits there (the scenario's
+        // own where it fits, else the fastest that does), and the trade-off in time and GPU-hours per step.
+        let fitting = |on: &Scenario| -> Option<Scenario> {
+            if memory_fit(on).fits {
+                Some(on.clone())
+            } else {
+                choice::choose_sync(on.input()).ok().filter(|(_, c)| c.fits).map(|(f, _)| f)
+            }
         };
-        if let Some(one) = one.filter(|_| s.nodes() > 1) {
+        let one = one.as_ref().and_then(fitting);
+        let many = fitting(s);
+        if let (Some(one), Some(many)) = (one.filter(|_| s.nodes() > 1), many) {
             let single = estimate_step(&one).step_s;
+            let multi = if many.input() == s.input() { step.step_s } else { estimate_step(&many).step_s };
             one_node_step_s = Some(single);
-            let speedup = if step.step_s.as_secs() > 0.0 { single.as_secs() / step.step_s.as_secs() } else { 1.0 };
             let n = s.nodes();
-            let how = if sharded { " with ZeRO-3/FSDP" } else { "" };
+            let gpu_hours = |gpus: u32, t: Seconds| f64::from(gpus) * t.as_secs() / 3600.0;
+            let (h1, hn) = (gpu_hours(gpn, single), gpu_hours(s.participants(), multi));
+            let speedup = if multi.as_secs() > 0.0 { single.as_secs() / multi.as_secs() } else { 1.0 };
+            let cost = if h1 > 0.0 { hn / h1 } else { 1.0 };
+            let layouts = |a: &Scenario| a.layout().describe();
             headline = if speedup <= 1.0 {
-                format!("One node is enough{how}: it is faster than {n} nodes here")
-            } else if step.exposed_share <= target {
-                format!("Fits on one node{how}; {n} nodes are {} faster per step", times(speedup))
+                format!(
+                    "Fits on one node: {single} per step ({}) against {multi} on {n} nodes ({}), so one node is faster",
+                    layouts(&one),
+                    layouts(&many)
+                )
             } else {
                 format!(
-                    "One node is enough{how}: {n} nodes are only {} faster, the network takes {} of their \
-                     step",
+                    "Fits on one node ({}): {single} per step, {} GPU-hours; {n} nodes ({}): {multi}, {} GPU-hours, \
+                     {} faster for {}x the GPU-hours",
+                    layouts(&one),
+                    num(h1, 3),
+                    layouts(&many),
+                    num(hn, 3),
                     times(speedup),
-                    pct(step.exposed_share)
+                    num(cost, 2)
                 )
             };
             if EXPLAIN {
+                let over = if many.domains() > 1 { "the network" } else { "NVLink (nothing crosses the adapters)" };
                 reasons.push(format!(
-                    "On one node of {gpn} GPUs{how} the same step takes {single}: {}x the {} on {n} nodes, \
-                 whose scaling efficiency is {}.",
+                    "On one node of {gpn} GPUs ({}) the same step takes {single}: {}x the {multi} on {n} nodes ({}), \
+                 whose scaling efficiency is {}; communication over {over} leaves {} of their step exposed.",
+                    layouts(&one),
                     num(speedup, 2),
-                    step.step_s,
-                    pct(step.scaling_efficiency)
+                    layouts(&many),
+                    pct(estimate_step(&many).scaling_efficiency),
+                    pct(estimate_step(&many).exposed_share)
                 ))
             };
         }
@@ -519,21 +536,26 @@ mod tests {
         });
         assert_eq!(slow.kind, RecommendationKind::SingleNode);
         assert!(slow.one_node_step_s.is_some());
-        assert!(slow.headline.starts_with("One node is enough"), "{}", slow.headline);
+        assert!(slow.headline.contains("so one node is faster"), "{}", slow.headline);
+        assert!(!slow.headline.contains("enough") && !slow.headline.contains("only"), "{}", slow.headline);
         let fast = rec(|i| {
             i.sync = SyncStrategy::Zero1;
             i.compute = ComputeInput::Tokens { tokens_per_step: 262_144.0, mfu: 0.35 };
         });
-        assert!(fast.headline.starts_with("Fits on one node; 2 nodes are"), "{}", fast.headline);
+        assert!(fast.headline.starts_with("Fits on one node (ZeRO-1):"), "{}", fast.headline);
+        assert!(fast.headline.contains("GPU-hours"), "the trade-off in numbers: {}", fast.headline);
         // The schedule hides most of a 400G fabric's traffic: close to twice as fast, never more.
         let speedup: f64 = fast
             .headline
-            .split("2 nodes are ")
+            .split("GPU-hours, ")
             .nth(1)
             .and_then(|r| r.split('x').next())
             .and_then(|x| x.parse().ok())
             .expect("a speedup in the headline");
         assert!((1.8..=2.0).contains(&speedup), "{}", fast.headline);
+        // DDP's 7B does not fit an 80 GB H100: both sides are compared with a layout that fits.
+        let ddp = rec(|i| i.compute = ComputeInput::Tokens { tokens_per_step: 262_144.0, mfu: 0.35 });
+        assert!(!ddp.headline.contains("(DDP)"), "no side runs a layout that does not fit: {}", ddp.headline);
         let multi = rec(|i| {
             i.params = 405e9;
             i.sync = SyncStrategy::Zero3;
