@@ -119,8 +119,10 @@ pub fn schedule(s: &Scenario, rows: &mut [Traffic], compute: Seconds, forward_sh
     let find = |rows: &[Traffic], k: Kind| rows.iter().position(|r| r.kind == k);
 
     // DDP and ZeRO-1 buckets behind the last micro-batch's backward; ZeRO-2's behind every micro-batch's.
+    // Every row of a kind: MoE layouts reduce the experts' gradients over their own group, a row of its own.
     for kind in [Kind::GradientAllReduce, Kind::GradientReduceScatter] {
-        if let Some(i) = find(rows, kind) {
+        let of_kind: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].kind == kind).collect();
+        for i in of_kind {
             let r = &rows[i];
             let per_step = if l.sync == crate::scenario::SyncStrategy::Zero2 { m } else { 1.0 };
             let calls = (r.calls as f64 / per_step).round().max(1.0) as u64;
@@ -132,7 +134,8 @@ pub fn schedule(s: &Scenario, rows: &mut [Traffic], compute: Seconds, forward_sh
             rows[i].exposed_s = Seconds::new(exposed.min(r.time_s.as_secs()));
         }
     }
-    if let Some(i) = find(rows, Kind::ParameterAllGather) {
+    let gathers: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].kind == Kind::ParameterAllGather).collect();
+    for i in gathers {
         let r = &rows[i];
         rows[i].exposed_s = if s.overlap_param_gather() {
             Seconds::new(gathers_exposed(forward, r.calls, r.call_s().as_secs()).min(r.time_s.as_secs()))

@@ -293,10 +293,45 @@ pub fn traffic(s: &Scenario) -> Vec<Traffic> {
     let layers_per_stage = f64::from(l.stage_layers(shape.layers));
     let grads = local_params(s) * elem;
 
+    // With experts of their own decomposition (EP > 1, or ETP apart from TP), megatron-core reduces the routed
+    // experts' gradients over the expert-data-parallel group, the ranks that hold the same experts, and the rest
+    // over the data-parallel group (`distributed_data_parallel.py`: the expert-parallel buffers use
+    // `expt_dp_group`); an expert group of one rank has nothing to reduce. DDP and ZeRO-1/2 split their gradient
+    // traffic so; ZeRO-3/FSDP and HSDP keep one group for both (not modelled apart).
+    let folded = l.ep > 1 || l.etp != l.tp;
+    let expert = if folded {
+        shape.expert_params() / (f64::from(l.etp) * f64::from(l.ep) * f64::from(l.pp)) * elem
+    } else {
+        0.0
+    };
+    let dense = grads - expert;
+    let expert_group = (expert > 0.0 && b.groups.expert_dp.ranks > 1).then_some(b.groups.expert_dp);
     match l.sync {
         SyncStrategy::Ddp => {
-            let (calls, bucket, last) = Builder::buckets(grads, s.input().bucket_bytes);
+            let (calls, bucket, last) = Builder::buckets(dense, s.input().bucket_bytes);
             b.add(Kind::GradientAllReduce, Op::AllReduce, b.groups.dp, calls, bucket, last);
+            if let Some(g) = expert_group {
+                let (calls, bucket, last) = Builder::buckets(expert, s.input().bucket_bytes);
+                b.add(Kind::GradientAllReduce, Op::AllReduce, g, calls, bucket, last);
+            }
+        }
+        SyncStrategy::Zero1 | SyncStrategy::Zero2 if folded => {
+            let bucket = if s.overlap_grad_reduce() { s.input().bucket_bytes } else { grads.max(1.0) };
+            let times = if l.sync == SyncStrategy::Zero2 { m } else { 1.0 };
+            let gather = ZERO_ALLGATHER_BUCKET_ELEMENTS * elem;
+            let parts = [(dense, Some(b.groups.dp)), (expert, expert_group)];
+            for (bytes, group) in parts {
+                let Some(group) = group.filter(|_| bytes > 0.0) else { continue };
+                b.add_times(
+                    Kind::GradientReduceScatter,
+                    Op::ReduceScatter,
+                    group,
+                    Builder::buckets(bytes, bucket),
+                    times,
+                );
+                let (calls, bucket, last) = Builder::buckets(bytes, gather);
+                b.add(Kind::ParameterAllGather, Op::AllGather, group, calls, bucket, last);
+            }
         }
         SyncStrategy::Zero1 | SyncStrategy::Zero2 => {
             // ZeRO-2 keeps only its shard of the gradients, so it reduces them on every micro-batch (DeepSpeed

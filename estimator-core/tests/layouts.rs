@@ -264,6 +264,22 @@ fn experts_fold_into_the_tensor_and_data_parallel_ranks() {
     let shape = s.shape();
     let local = (shape.params - shape.expert_params()) / 4.0 + shape.expert_params() / 32.0;
     assert!(close(estimator_core::traffic::local_params(&s), local));
+    // The experts' gradients are reduced over the 2 ranks that hold the same experts, the rest over the 16
+    // data-parallel ranks; with EP 64 each expert lives on one rank and has nothing to reduce.
+    let rs: Vec<(u32, f64)> = e
+        .traffic
+        .iter()
+        .filter(|t| t.kind == Kind::GradientReduceScatter)
+        .map(|t| (t.ranks, t.bytes_per_gpu.get()))
+        .collect();
+    let expert_bytes = shape.expert_params() / 32.0 * 2.0;
+    assert_eq!(rs.len(), 2, "{rs:?}");
+    assert_eq!(rs[0].0, 16);
+    assert!(rs[1].0 == 2 && close(rs[1].1, expert_bytes / 2.0), "{rs:?}");
+    let alone = estimate_step(&folded(Some(1), 64).expect("EP 64 over a stage of 64"));
+    let rows: Vec<u32> =
+        alone.traffic.iter().filter(|t| t.kind == Kind::GradientReduceScatter).map(|t| t.ranks).collect();
+    assert_eq!(rows, [16], "one expert per rank: nothing of theirs to reduce");
     // Without ETP the experts take TP's 4: 4 x 32 = 128 ranks do not divide a stage of 64.
     let err = folded(None, 32).expect_err("ep x tp = 128 over 64 GPUs");
     assert_eq!(err.field, Field::Ep);
