@@ -57,7 +57,7 @@ impl Layout {
                 out.push_str(&format!(" + {name} {n}"));
             }
         }
-        if self.ep > 1 && self.etp != self.tp {
+        if self.etp != self.tp {
             out.push_str(&format!(" (ETP {})", self.etp));
         }
         out

@@ -20,6 +20,16 @@ pub enum QuantityError {
         /// What is accepted.
         allowed: &'static str,
     },
+    /// A rate in bytes per second where a line rate in bits is wanted.
+    #[error("'{input}' is bytes per second: a link is sold in bits, and that is {bits} {}b/s (give 400, 400G or 400Gb/s)", &unit[..1])]
+    BytesNotBits {
+        /// The whole input.
+        input: String,
+        /// The rate in bits, written out.
+        bits: String,
+        /// The suffix given.
+        unit: String,
+    },
     /// NaN, infinity or negative.
     #[error("'{0}' must be a finite number of at least 0")]
     OutOfRange(String),
@@ -197,12 +207,11 @@ pub fn parse_duration(s: &str) -> Result<f64, QuantityError> {
 /// would be: a link is sold in bits.
 pub fn parse_gbps(s: &str) -> Result<f64, QuantityError> {
     let (v, suffix, input) = split(s)?;
-    if suffix.contains('B') && !suffix.eq_ignore_ascii_case("gbe") {
-        return Err(QuantityError::UnknownSuffix {
-            input,
-            suffix,
-            allowed: "a line rate in bits: 400, 400G, 400Gb/s, 100GbE (50 GB/s of bytes is 400 Gb/s)",
-        });
+    let bytes = suffix.starts_with(['G', 'T', 'M'])
+        && suffix.get(1..2) == Some("B")
+        && !suffix.get(1..4).is_some_and(|b| b.eq_ignore_ascii_case("bit"));
+    if bytes {
+        return Err(QuantityError::BytesNotBits { input, bits: crate::human::num(v * 8.0, 3), unit: suffix });
     }
     let unit = suffix.to_ascii_lowercase().replace(' ', "");
     let mult = match unit.as_str() {
@@ -259,6 +268,9 @@ mod tests {
         assert_eq!(parse_gbps("800Mb/s"), Ok(0.8));
         let bytes = parse_gbps("50GB/s").expect_err("bytes");
         assert!(bytes.to_string().contains("400 Gb/s"), "{bytes}");
+        let bytes = parse_gbps("25GB/s").expect_err("bytes");
+        assert!(bytes.to_string().contains("200 Gb/s"), "{bytes}");
+        assert_eq!(parse_gbps("400GBit/s"), Ok(400.0), "bits spelled with a capital");
         assert!(parse_gbps("fast").is_err() && parse_gbps("-25").is_err() && parse_gbps("").is_err());
     }
 

@@ -146,3 +146,21 @@ fn ranks_that_fell_back_to_sockets_make_a_mixed_transport() {
     assert_eq!(nccl_log::parse(&sock).transport.as_deref(), Some("socket"));
     assert_eq!(nccl_log::parse(&format!("{net_ib}{ib}")).transport.as_deref(), Some("ib"));
 }
+
+/// Documents written before runs were split and transports counted (a report's attachments, an `import --json`
+/// kept by a script) still read: the new keys have defaults.
+#[test]
+fn documents_without_the_new_keys_still_read() {
+    let run = nccl_tests::parse(&read(ABCI));
+    let mut v = serde_json::to_value(&run).expect("json");
+    for key in ["run", "runs_in_file", "nccl_log"] {
+        v.as_object_mut().expect("object").remove(key);
+    }
+    let back: nccl_tests::NcclTestsRun = serde_json::from_value(v).expect("an older run reads");
+    assert_eq!((back.rows.len(), back.run, back.runs_in_file), (24, 0, 0));
+    let log = nccl_log::parse(&read("tool-outputs/nccl_05_NET-Socket_fallback_nccl-226_EXCERPT.txt"));
+    let mut v = serde_json::to_value(&log).expect("json");
+    v.as_object_mut().expect("object").remove("transports");
+    let back: estimator_core::import::NcclLog = serde_json::from_value(v).expect("an older log reads");
+    assert_eq!(back.transport.as_deref(), Some("socket"));
+}

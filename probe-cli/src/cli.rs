@@ -471,7 +471,8 @@ pub struct StepArgs {
     /// 35%. The job and hardware flags do not apply with it.
     #[arg(long, conflicts_with_all = ["params", "model", "sync", "nodes", "gpu", "gpus_per_node", "adapters",
           "link_gbps", "fabric", "no_gdr", "report", "compute_ms", "tokens_per_step", "mfu", "vs_link_gbps",
-          "vs_fabric", "vs_adapters"])]
+          "vs_fabric", "vs_adapters", "tp", "pp", "ep", "etp", "seq_len", "micro_batch_size", "micro_batches",
+          "dtype", "shard_group", "grad_accum_steps"])]
     pub reference: bool,
     /// The job.
     #[command(flatten)]

@@ -121,6 +121,8 @@ pub fn step(a: &StepArgs) -> Result<Outcome, Failure> {
     for w in s.warnings() {
         diag(&format!("warning: {w}"));
     }
+    // What came from the report, without the layout choice, which did not.
+    let from_report: Vec<String> = taken.iter().filter(|l| !l.starts_with("layout: ")).cloned().collect();
     if a.nodes.cluster.json {
         let vs_doc = match (&vs, &comparison) {
             (Some(b), Some(c)) => Some(VsDocument { input: b.input(), comparison: c }),
@@ -132,7 +134,7 @@ pub fn step(a: &StepArgs) -> Result<Outcome, Failure> {
             sweep_nodes: sweep_n,
             sweep_link_gbps: sweep_r,
             vs: vs_doc,
-            from_report: a.nodes.report.is_some().then_some(taken.as_slice()),
+            from_report: a.nodes.report.is_some().then_some(from_report.as_slice()),
             layout_source,
             layout_choice: (layout_source == LayoutSource::Chosen)
                 .then(|| taken.iter().rev().find_map(|l| l.strip_prefix("layout: ")))

@@ -94,8 +94,11 @@ impl Evidences {
                     }
                     imported = Imported::NcclTests(chosen);
                 }
+                // Only a log with something to say about the network (not a bare version line from
+                // NCCL_DEBUG=VERSION) stands in for the report's attached one.
                 if let Imported::NcclTests(r) = &imported
                     && let Some(log) = &r.nccl_log
+                    && (log.transport.is_some() || log.gdr.is_some() || !log.net_devices.is_empty())
                     && given.embedded_log.is_none()
                 {
                     let from = format!("{} (nccl-log, in the run's output)", path.display());

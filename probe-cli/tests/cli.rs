@@ -494,7 +494,7 @@ fn inputs_people_type_get_answers_in_their_terms() {
         assert_eq!(out.status.code(), Some(2), "{extra:?}");
         String::from_utf8_lossy(&out.stderr).into_owned()
     };
-    assert!(err(&["--link-gbps", "50GB/s"]).contains("50 GB/s of bytes is 400 Gb/s"));
+    assert!(err(&["--link-gbps", "50GB/s"]).contains("that is 400 Gb/s"));
     let neg = err(&["--link-gbps", "400", "--params", "-7B"]);
     assert!(neg.contains("--params") && neg.contains("'-7B' must be a finite number of at least 0"), "{neg}");
     let nan = err(&["--link-gbps", "400", "--mfu", "nan"]);

@@ -109,18 +109,23 @@ pub fn strip_ansi(text: &str) -> Cow<'_, str> {
     while let Some(c) = chars.next() {
         match c {
             '\u{1b}' => match chars.next() {
-                Some('[') => skip_csi(&mut chars),
+                Some('[') => skip_csi(&mut chars, &mut out),
                 Some(']') => {
-                    // OSC: up to BEL or ESC \.
+                    // OSC: up to BEL or ESC \; a cut one ends at the line's end, which stays.
                     while let Some(x) = chars.next() {
+                        if x == '\n' {
+                            out.push('\n');
+                            break;
+                        }
                         if x == '\u{7}' || (x == '\u{1b}' && chars.next_if_eq(&'\\').is_some()) {
                             break;
                         }
                     }
                 }
+                Some('\n') => out.push('\n'),
                 _ => {}
             },
-            '\u{9b}' => skip_csi(&mut chars),
+            '\u{9b}' => skip_csi(&mut chars, &mut out),
             // `\r\n` is one line end; a lone `\r` (a progress line redrawn, or old Mac line ends) ends a line too.
             '\r' => {
                 if chars.peek() != Some(&'\n') {
@@ -133,12 +138,17 @@ pub fn strip_ansi(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Skips a CSI sequence's parameter and intermediate bytes and its final byte.
-fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+/// Skips a CSI sequence: its parameter and intermediate bytes (0x20 to 0x3F) and its final byte (0x40 to 0x7E).
+/// A cut sequence ends at the first other character, which is kept (a line end stays a line end).
+fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, out: &mut String) {
     for x in chars.by_ref() {
-        if ('@'..='~').contains(&x) {
-            break;
+        if ('\u{20}'..='\u{3f}').contains(&x) {
+            continue;
         }
+        if !('@'..='~').contains(&x) {
+            out.push(x);
+        }
+        break;
     }
 }
 
@@ -263,6 +273,13 @@ mod tests {
         assert_eq!(detect(&text), Some(Kind::NcclTests));
         // ... and the same text read as a log still gives the log's facts.
         assert_eq!(nccl_log::parse(&text).gdr, Some(true));
+    }
+
+    #[test]
+    fn a_cut_escape_sequence_keeps_the_next_line() {
+        assert_eq!(strip_ansi("x\u{1b}[\nhost:1:1 [0] NCCL INFO"), "x\nhost:1:1 [0] NCCL INFO");
+        assert_eq!(strip_ansi("a\u{1b}]0;title\nb"), "a\nb", "an OSC without its end stops at the line's");
+        assert_eq!(strip_ansi("\u{1b}[1;31mred\u{1b}[0m"), "red");
     }
 
     #[test]

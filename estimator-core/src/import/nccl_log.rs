@@ -50,6 +50,7 @@ pub struct NcclLog {
     pub transport: Option<String>,
     /// The processes (`host:pid` of the line prefixes) that said which network they use, by transport
     /// (`{"ib": 8, "socket": 8}`): more than one key is a job where some ranks fell back (nccl-tests#188).
+    #[serde(default)]
     pub transports: std::collections::BTreeMap<String, u32>,
     /// GPUDirect RDMA: `true` when the network channels run `/GDRDMA` or NCCL says it is enabled, `false` when
     /// they run without it or NCCL says it is disabled; `None` when unknown.

@@ -100,12 +100,16 @@ pub struct NcclTestsRun {
     pub out_of_bounds: Option<u64>,
     /// The table stopped mid-row or has no `Avg bus bandwidth` line: the output was cut.
     pub truncated: bool,
-    /// Which run of the file this is, from 1 ([`parse_runs`] splits a file of several).
+    /// Which run of the file this is, from 1 ([`parse_runs`] splits a file of several); 0 in documents written
+    /// before files were split.
+    #[serde(default)]
     pub run: u32,
     /// How many runs the file holds: a sweep script, `-n`/`-w` reruns or a job array append one run after another,
     /// and each is read on its own.
+    #[serde(default)]
     pub runs_in_file: u32,
     /// What the run's `NCCL_DEBUG=INFO` lines say (its version, transports, GPUDirect RDMA), when it has any.
+    #[serde(default)]
     pub nccl_log: Option<Box<super::NcclLog>>,
 }
 

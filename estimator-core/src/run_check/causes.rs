@@ -234,7 +234,13 @@ pub(super) fn causes(
                 ),
             ),
             Some(t) => {
-                rule_out(&mut causes, &mut ruled, "socket-fallback", format!("the NCCL log shows the {t} transport"))
+                let why = if t == "mixed" {
+                    let by: Vec<String> = log.transports.iter().map(|(k, n)| format!("{k} on {n}")).collect();
+                    format!("the NCCL log's processes use {}: none on sockets", by.join(", "))
+                } else {
+                    format!("the NCCL log shows the {t} transport")
+                };
+                rule_out(&mut causes, &mut ruled, "socket-fallback", why)
             }
             None => {}
         }

@@ -468,8 +468,10 @@ fn headline(c: &RunCheck) -> String {
     let untold = match c.cannot_tell.iter().map(|k| k.id.as_str()).collect::<Vec<_>>().as_slice() {
         [] => String::new(),
         ids => format!(
-            ". The range is too wide to tell {} from a healthy run: a run with it would read as expected too (see \
-             'cannot tell')",
+            ". What reads as expected ({} to {}: the model's range and its tolerance on this fabric) is too wide to \
+             tell {} from a healthy run: a run with it would read as expected too (see 'cannot tell')",
+            secs(Seconds::new(c.as_expected_s[0])),
+            secs(Seconds::new(c.as_expected_s[1])),
             ids.join(", ")
         ),
     };

@@ -27,7 +27,17 @@ pub(super) struct Priced {
 
 /// The price of a change ([`Priced`]).
 pub(super) fn price(r: &Report, change: impl FnOnce(&mut ScenarioInput)) -> Option<Priced> {
-    let s = node_scenario(r)?;
+    price_from(r, |_| {}, change)
+}
+
+/// The price of `change` against the node with `base` applied first: a fault the summary already carries (no
+/// GPUDirect RDMA) is priced against the node without it.
+pub(super) fn price_from(
+    r: &Report,
+    base: impl FnOnce(&mut ScenarioInput),
+    change: impl FnOnce(&mut ScenarioInput),
+) -> Option<Priced> {
+    let s = node_scenario(r)?.with(base).ok()?;
     let after = s.with(change).ok()?;
     let gib = Bytes::gib(1.0);
     let (was, now) = (collective(&s, Op::AllReduce, gib).busbw_gbs, collective(&after, Op::AllReduce, gib).busbw_gbs);
@@ -36,7 +46,9 @@ pub(super) fn price(r: &Report, change: impl FnOnce(&mut ScenarioInput)) -> Opti
 }
 
 fn cost_text(was: f64, now: f64) -> String {
-    if now < was * 0.99 && now > 0.0 {
+    if was.is_nan() || was <= 0.0 {
+        "the model has no network bandwidth on this node to price it against".to_string()
+    } else if now < was * 0.99 && now > 0.0 {
         format!(
             "in the model, a 2-node all-reduce of 1 GiB gets {} GB/s of bus bandwidth instead of {} ({} slower)",
             human::sig(now, 3),

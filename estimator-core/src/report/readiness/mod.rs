@@ -97,7 +97,7 @@ pub struct ReadinessCheck {
 mod env;
 
 pub use env::hca_selects;
-use env::{escalate, fabric_env, price};
+use env::{escalate, fabric_env, price_from};
 
 fn check(id: &str, status: CheckStatus, saw: String, fix: Option<&str>) -> ReadinessCheck {
     ReadinessCheck { id: id.to_string(), status, saw, fix: fix.map(str::to_string) }
@@ -249,7 +249,8 @@ fn gdr(r: &Report, rdma: bool) -> ReadinessCheck {
         }
         GdrSupport::Supported => check("gdr", CheckStatus::Pass, format!("GPUDirect RDMA: {reasons}"), None),
         GdrSupport::NotSupported => {
-            let (status, cost) = escalate(CheckStatus::Warn, price(r, |i| i.gdr = false));
+            // The summary already has no GPUDirect RDMA: priced against the node with it.
+            let (status, cost) = escalate(CheckStatus::Warn, price_from(r, |i| i.gdr = true, |i| i.gdr = false));
             check(
                 "gdr",
                 status,
