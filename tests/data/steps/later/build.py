@@ -109,6 +109,10 @@ for nodes in (2, 4, 8, 16):
             "selective activation recomputation is on in the config (not full checkpointing): activation_checkpointing left false",
         ])
 
+TF2_FP16 = ("dtype fp16: mixed-precision runs all-reduce in fp16, verified in the TF2 code: DLE TensorFlow2 BERT "
+            "official/modeling/model_training_utils.py @0e20ac8 (another commit than the README's) passes "
+            "compression=Compression.fp16 if use_float16 else Compression.none to hvd.allreduce and DistributedGradientTape")
+
 # ---------------------------------------------------------------------------------------------------------------
 # 2. NVIDIA DeepLearningExamples TensorFlow2 BERT-large pre-training (Horovod, LAMB), DGX A100 1..32 nodes and
 #    DGX-2H 1..32 nodes, accumulation stated per row.
@@ -148,7 +152,7 @@ TF2_DGX2 = {1: (60, 32, 64, 128, 3528.51, 841.72), 4: (60, 32, 16, 32, 13370.21,
 TF2_COMMON_INF = [
     "step_s = per-GPU batch x accumulation / (throughput / GPUs): one optimizer step per accumulated batch",
     "params = 330M, BERT-large as DeepLearningExamples' BERT model tables state (the TF2 README's own model table was not re-read)",
-    "sync ddp: Horovod all-reduce of the accumulated gradients once per optimizer step (allreduce after accumulation, as in the DLE TensorFlow BERT optimizer; not verified in the TF2 code)",
+    "sync ddp: Horovod all-reduce of the accumulated gradients once per optimizer step, after the accumulation (DLE TensorFlow2 BERT official/modeling/model_training_utils.py @0e20ac8, step(): hvd.allreduce(g / num_grad_accumulates, ...) for each accumulated gradient)",
     "bucket_bytes = 64 MiB, Horovod's default tensor-fusion threshold (HOROVOD_FUSION_THRESHOLD); not stated",
     "GPUDirect RDMA on assumed (not stated)",
 ]
@@ -173,7 +177,7 @@ for prec in ("amp", "tf32"):
                 baseline_note=f"1-node row of the same table (same per-GPU batch {mbs}, {b[2 + i]} accumulation steps against {ga} here); step_equiv_s = per-GPU sequences of the multi-node step / 1-node sentences/s per GPU",
                 inferred=[
                     f"grad_accum_steps = {ga} as the row states (global batch {mbs} x {ga} x {gpus} = {mbs * ga * gpus}, equal to the stated global batch)",
-                    ("dtype fp16: assumed that mixed-precision runs compress the Horovod all-reduce to fp16 as DLE's TensorFlow 1 BERT optimizer does (Compression.fp16 if use_fp16); not verified for TF2" if prec == "amp" else "dtype fp32 (TF32 run)"),
+                    (TF2_FP16 if prec == "amp" else "dtype fp32 (TF32 run)"),
                     "GPU: the table heading says 8x A100 80GB and its text says 8x A100 40GB; a100-sxm4-80gb used (compute is given, and both have the same NVLink)",
                     "fabric: DGX A100 with 8 x 200 Gb/s HDR InfiniBand compute ports assumed (DGX A100 specification; the README states no fabric)",
                 ] + TF2_COMMON_INF + ([
@@ -199,7 +203,7 @@ for prec in ("amp", "fp32"):
             baseline_note=f"1-node row of the same table (16 GPUs, same per-GPU batch {mbs}, {b[2 + i]} accumulation steps against {ga} here); step_equiv_s = per-GPU sequences of the multi-node step / 1-node sentences/s per GPU",
             inferred=[
                 f"grad_accum_steps = {ga} as the row states (global batch {mbs} x {ga} x {gpus} = {mbs * ga * gpus}, equal to the stated global batch)",
-                ("dtype fp16: assumed Horovod fp16 compression for mixed precision as in DLE's TensorFlow 1 BERT optimizer; not verified for TF2" if prec == "amp" else "dtype fp32"),
+                (TF2_FP16 if prec == "amp" else "dtype fp32"),
                 "GPU: V100 SXM3 32GB (DGX-2H) read as catalog v100-sxm2-32gb with intra_node nvswitch (DGX-2 NVSwitch)",
                 "fabric: DGX-2H with 8 x 100 Gb/s EDR InfiniBand compute ports assumed (DGX-2 specification; not stated)",
                 "the seq-512 DGX-2H rows are left out: their accumulation column does not multiply to the stated global batch (e.g. 10 x 96 x 64 = 61440, not 30720)",
