@@ -63,6 +63,11 @@ impl Layout {
         out
     }
 
+    /// HSDP over a shard group of one GPU: nothing is sharded, and the layout is DDP under another name.
+    pub fn is_degenerate_hsdp(&self) -> bool {
+        self.sync == SyncStrategy::Hsdp && self.shard_group <= 1
+    }
+
     /// Layers of the first (largest) pipeline stage of a model of `layers` layers.
     pub fn stage_layers(&self, layers: u32) -> u32 {
         layers.div_ceil(self.pp.max(1))
@@ -328,7 +333,7 @@ pub fn resolve(
     }
     if input.sync == SyncStrategy::Hsdp && shard_group == 1 {
         warnings.push(
-            "HSDP's shard group is one GPU (tensor parallelism fills the node): nothing is sharded and HSDP is \
+            "HSDP's shard group is one GPU (a node holds one data-parallel GPU): nothing is sharded and HSDP is \
              DDP here; set the shard group (--shard-group) to a multiple of the node's data-parallel GPUs"
                 .to_string(),
         );

@@ -44,6 +44,8 @@ pub fn choose_sync(input: &ScenarioInput) -> Result<(Scenario, LayoutChoice), Sc
             i.shard_group = None;
         }
         match Scenario::new(i) {
+            // HSDP over a shard group of one GPU (a node with one data-parallel GPU) is DDP under another name.
+            Ok(s) if s.layout().is_degenerate_hsdp() => {}
             Ok(s) => {
                 let m = memory_fit(&s);
                 let step = estimate_step(&s).step_s.as_secs();
@@ -54,13 +56,13 @@ pub fn choose_sync(input: &ScenarioInput) -> Result<(Scenario, LayoutChoice), Sc
             }
         }
     }
-    let best = tried
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.2)
-        .min_by(|a, b| a.1.1.total_cmp(&b.1.1))
-        .or_else(|| tried.iter().enumerate().min_by(|a, b| a.1.3.total_cmp(&b.1.3)))
-        .map(|(i, _)| i);
+    // The fastest that fits; among those within SAME_STEP of it, the first in SyncStrategy::ALL's order (the
+    // simplest): the model cannot tell steps 1% apart, and a simpler layout is the better advice then.
+    let fastest = tried.iter().filter(|t| t.2).map(|t| t.1).min_by(f64::total_cmp);
+    let best = match fastest {
+        Some(f) => tried.iter().position(|t| t.2 && t.1 <= f * (1.0 + super::layout::SAME_STEP)),
+        None => tried.iter().enumerate().min_by(|a, b| a.1.3.total_cmp(&b.1.3)).map(|(i, _)| i),
+    };
     let Some(at) = best else {
         return Err(first_err.unwrap_or_else(|| ScenarioError::missing(crate::Field::Params, "no layout")));
     };
@@ -114,16 +116,29 @@ mod tests {
         assert!(c.fits && c.sync != SyncStrategy::Ddp, "{c:?}");
         assert!(memory_fit(&s).fits);
         assert!(c.why.contains("chosen: the fastest layout that fits") && c.why.contains("DDP needs"), "{}", c.why);
-        // No sharded layout is slower than the chosen one and fits.
+        // No layout that fits is faster than the chosen one by more than the model can tell apart.
         for sync in SyncStrategy::ALL {
             let o = s.with(|i| i.sync = sync).expect("valid");
             if memory_fit(&o).fits {
-                assert!(estimate_step(&o).step_s >= estimate_step(&s).step_s, "{sync:?}");
+                let (other, chosen) = (estimate_step(&o).step_s.as_secs(), estimate_step(&s).step_s.as_secs());
+                assert!(other * (1.0 + super::super::layout::SAME_STEP) >= chosen, "{sync:?}");
             }
         }
         // A model too large for the GPUs: the least memory, said.
         let huge = ScenarioInput { params: 5e12, ..ScenarioInput::default() };
         let (_, c) = choose_sync(&huge).expect("a layout");
         assert!(!c.fits && c.why.contains("no layout fits"), "{}", c.why);
+    }
+
+    #[test]
+    fn one_gpu_nodes_get_ddp_not_hsdp_over_one_gpu() {
+        // A cloud VM with one H200 per node (tests/fixtures/nodes/h200-vm): HSDP's default shard group is the node's
+        // one GPU, which is DDP under another name; DDP, ZeRO-1 and HSDP tie, and the simplest is the advice.
+        let one = ScenarioInput { gpu: "h200".into(), gpus_per_node: 1, adapters_per_node: 1, ..Default::default() };
+        let (s, c) = choose_sync(&one).expect("a layout");
+        assert_eq!(c.sync, SyncStrategy::Ddp, "{}", c.why);
+        assert!(!c.why.contains("HSDP") && s.warnings().iter().all(|w| !w.contains("HSDP")), "{}", c.why);
+        let advice = crate::recommend::layout::advise(&s).expect("two GPUs");
+        assert!(advice.options.iter().all(|o| o.sync != SyncStrategy::Hsdp), "{:?}", advice.options);
     }
 }

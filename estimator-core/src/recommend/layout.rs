@@ -63,6 +63,10 @@ pub fn advise(s: &Scenario) -> Option<LayoutAdvice> {
         }) else {
             continue;
         };
+        // HSDP over one GPU is DDP under another name: not a layout to offer, unless it is the scenario's own.
+        if sync != own && v.layout().is_degenerate_hsdp() {
+            continue;
+        }
         let e = estimate_step(&v);
         options.push(LayoutOption {
             sync,

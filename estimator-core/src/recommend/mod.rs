@@ -266,11 +266,15 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
         let one = s.with(|i| i.nodes = 1).ok();
         let intra = one.as_ref().map_or(s.intra_node().allreduce, |o| collective::bus_bandwidth(o).busbw);
         if EXPLAIN {
-            reasons.push(format!(
-                "On one node gradients travel over {} at about {} GB/s: no RDMA fabric is needed.",
-                s.intra_node().link.label(),
-                num(intra.get(), 0)
-            ))
+            reasons.push(if gpn <= 1 {
+                "On one node of one GPU there is nothing to synchronise: no fabric is needed.".to_string()
+            } else {
+                format!(
+                    "On one node gradients travel over {} at about {} GB/s: no RDMA fabric is needed.",
+                    s.intra_node().link.label(),
+                    num(intra.get(), 0)
+                )
+            })
         };
         // Like with like: one node and the scenario's nodes, each with a layout that fits there (the scenario's
         // own where it fits, else the fastest that does), and the trade-off in time and GPU-hours per step.
@@ -315,9 +319,10 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
             if EXPLAIN {
                 let over = if many.domains() > 1 { "the network" } else { "NVLink (nothing crosses the adapters)" };
                 reasons.push(format!(
-                    "On one node of {gpn} GPUs ({}) the same step takes {single}, {} GPU-hours: {}x the {multi} on {n} \
+                    "On one node of {} ({}) the same step takes {single}, {} GPU-hours: {}x the {multi} on {n} \
                  nodes ({}, {} GPU-hours), whose scaling efficiency is {}; communication over {over} leaves {} of \
                  their step exposed.",
+                    crate::human::plural(u64::from(gpn), "GPU"),
                     layouts(&one),
                     num(h1, 3),
                     num(speedup, 2),
