@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use common::{cli, node as fixture};
 use serde_json::Value;
 
-const FIXTURES: [&str; 9] = [
+const FIXTURES: [&str; 10] = [
     "h100-ib-8x400",
     "h100-ib-port-down",
     "roce-2x200",
@@ -21,6 +21,7 @@ const FIXTURES: [&str; 9] = [
     "laptop",
     "garbage",
     "missing",
+    "h200-vm",
 ];
 
 fn temp(name: &str) -> PathBuf {
@@ -373,6 +374,56 @@ fn estimate_step_takes_the_hardware_from_a_report() {
     let out = cli().args(["estimate", "step", "--nodes", "2", "--json", "--report"]).arg(&eth).output().expect("runs");
     let v: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!((v["input"]["fabric"].as_str(), v["input"]["link_gbps"].as_f64()), (Some("tcp"), Some(25.0)));
+    std::fs::remove_dir_all(dir).expect("cleanup");
+}
+
+/// The one tree captured from a real node (`gather` on a cloud VM with one H200, NVML answering, no RDMA): the
+/// report says what it has, and the estimate from it neither picks HSDP over one GPU (DDP under another name) nor
+/// speaks of NVLink on a node of one GPU.
+#[test]
+fn a_captured_one_gpu_vm_reports_and_estimates_as_what_it_is() {
+    let v = report(&fixture("h200-vm"), &[]);
+    assert_eq!(
+        v["summary"],
+        serde_json::json!({"fabric": "ethernet", "rdma_adapters": 0, "adapter_gbps": null, "ethernet_ports": 1,
+                           "gpus": 1, "gpu_model": "NVIDIA H200", "gdr": "not-supported",
+                           "nvlink_domain_gpus": null})
+    );
+    assert_eq!(
+        (v["nvml"]["available"].as_bool(), v["nvml"]["driver_version"].as_str()),
+        (Some(true), Some("580.159.04"))
+    );
+    assert_eq!(v["environment"]["iommu"], "off", "the IOMMU group folder is there and empty (EMPTY-DIRS)");
+    let dir = temp("h200-vm");
+    let node = write_report(&dir, "node.json", &v);
+    let out = cli()
+        .args(["estimate", "step", "--params", "7B", "--nodes", "2", "--report"])
+        .arg(&node)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (text, err) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(
+        !text.contains("HSDP") && !err.contains("HSDP"),
+        "HSDP over one GPU is not a layout to choose:\n{err}{text}"
+    );
+    assert!(text.contains("Layout DDP, chosen"), "{text}");
+    assert!(text.contains("On one node of 1 GPU (") && !text.contains("1 GPUs"), "{text}");
+    assert!(text.contains("one GPU there is nothing to synchronise") && !text.contains("NVLink/NVSwitch"), "{text}");
+    // The same VM's own `nvidia-smi topo -m` (its header underlined with ANSI codes, as nvidia-smi prints it),
+    // attached: the text report says so, and the JSON holds one GPU and no NIC.
+    let topo = common::data("tool-outputs/nvidia-smi-topo-m_05_h200-vm-1gpu_this-project.txt");
+    let out =
+        cli().arg("report").arg("--root").arg(fixture("h200-vm")).arg("--attach").arg(&topo).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("Attached nvidia-smi-topo-m_05_h200-vm-1gpu_this-project.txt: nvidia-smi-topo,")),
+        "{text}"
+    );
+    let v = report(&fixture("h200-vm"), &["--attach", topo.to_str().expect("utf-8 path")]);
+    let a = &v["attachments"][0];
+    assert_eq!((a["gpus"].as_u64(), a["nics"].as_array().map(Vec::len)), (Some(1), Some(0)), "{a}");
     std::fs::remove_dir_all(dir).expect("cleanup");
 }
 

@@ -169,6 +169,15 @@ pub fn render(r: &Report) -> String {
             let _ = writeln!(out, "  {}: {}", w.source, w.message);
         }
     }
+    // What --attach put into the report (the JSON has it whole; `probe-cli import FILE` prints it in full).
+    for a in &r.attachments {
+        let _ = writeln!(
+            out,
+            "Attached {}: {}, kept in the JSON (probe-cli import shows it)",
+            a.file,
+            a.imported.kind().name()
+        );
+    }
     let _ = writeln!(
         out,
         "Next     probe-cli report --json > node.json, then load it into the page, or run\n         \

@@ -33,8 +33,22 @@ pub fn first(dir: &str, start: &str) -> PathBuf {
 }
 
 /// A captured node tree under `tests/fixtures/nodes`.
+///
+/// Git keeps no empty directory, but an empty one is data on a real node (`/sys/class/infiniband` with no adapter,
+/// `/sys/kernel/iommu_groups` with the IOMMU off). A tree captured by `probe-cli gather` lists its empty directories
+/// in `EMPTY-DIRS` (one path a line, relative to the tree), and they are made again here, as the node had them.
 pub fn node(name: &str) -> PathBuf {
-    repo("tests/fixtures/nodes").join(name)
+    let root = repo("tests/fixtures/nodes").join(name);
+    if let Ok(list) = std::fs::read_to_string(root.join("EMPTY-DIRS")) {
+        for rel in list.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            assert!(
+                Path::new(rel).components().all(|c| matches!(c, std::path::Component::Normal(_))),
+                "{name}/EMPTY-DIRS: {rel} is not a plain relative path"
+            );
+            std::fs::create_dir_all(root.join(rel)).expect("empty directory of the captured tree");
+        }
+    }
+    root
 }
 
 /// A fresh, empty temporary directory for one test (`tag` keeps test binaries apart).
