@@ -1,9 +1,11 @@
 //! The command line: clap derive structs, one per subcommand, and the value parsers they share.
 
 use clap::{Args, Parser, Subcommand};
+use estimator_core::Fabric;
 use estimator_core::collective::Op;
 use estimator_core::quantity::{parse_bytes, parse_count};
-use estimator_core::{Algorithm, Fabric, GradDtype, IntraNodeLink, SyncStrategy};
+
+use crate::flags::{ComputeFlags, HardwareFlags, JobFlags};
 
 /// RDMA step-time estimator: does a training job need a fast fabric, and what does a slow one cost per step?
 #[derive(Debug, Parser)]
@@ -302,151 +304,21 @@ pub struct CatalogArgs {
     pub json: bool,
 }
 
-/// The hardware, shared by both subcommands.
+/// The hardware, shared by the model commands: its flags come from the core's table of inputs
+/// (`crate::flags`).
 #[derive(Debug, Args)]
 pub struct ClusterArgs {
-    /// GPU model: a catalog key (h100-sxm), a name NVML reports ("NVIDIA H100 80GB HBM3") or a fragment (h100).
-    #[arg(long, default_value = "h100-sxm")]
-    pub gpu: String,
-    /// GPUs per node.
-    #[arg(long, default_value_t = 8, allow_negative_numbers = true)]
-    pub gpus_per_node: i64,
-    /// Intra-node link, when it differs from the GPU's usual one.
-    #[arg(long, value_parser = parse_intra_node, value_name = "nvswitch|nvlink|xgmi|pcie|pcie-host-staged")]
-    pub intra_node: Option<IntraNodeLink>,
-    /// GPUs in one NVLink domain, whole nodes of them: 72 for a GB200/GB300 NVL72 rack of 18 trays of 4 GPUs,
-    /// whose traffic between trays runs over NVLink, not the adapters. Default: the node, or the domain a report's
-    /// NVML fabric information gives (this flag wins over it).
-    #[arg(long, allow_negative_numbers = true, value_name = "N")]
-    pub nvlink_domain_gpus: Option<i64>,
-    /// Network adapters per node (RDMA NICs, or Ethernet ports for tcp).
-    #[arg(long, allow_negative_numbers = true)]
-    pub adapters: Option<i64>,
-    /// Line rate of one adapter, Gb/s (25, 100, 200, 400, ...; 400G, 400Gb/s and 100GbE read too).
-    #[arg(long, allow_hyphen_values = true, value_parser = parse_gbps_arg, value_name = "GBPS")]
-    pub link_gbps: Option<f64>,
-    /// Fabric: ib (infiniband), roce, efa, rdma (other RDMA/plugin fabric), tcp (Ethernet without RDMA).
-    #[arg(long, value_parser = parse_fabric, default_value = "ib",
-          value_name = "ib|roce|efa|efa-v2|efa-v3|tcpx|tcpxo|rdma|tcp")]
-    pub fabric: Fabric,
-    /// GPUDirect RDMA is off: the NICs go through host memory.
-    #[arg(long)]
-    pub no_gdr: bool,
-    /// All-reduce algorithm: auto (NCCL's default: NVLS on one NVSwitch node) or ring (NCCL_ALGO=Ring).
-    #[arg(long, value_parser = parse_algorithm, default_value = "auto", value_name = "auto|ring")]
-    pub algo: Algorithm,
-    /// Override: bus bandwidth per adapter as a share of line rate (0..1).
-    #[arg(long, allow_negative_numbers = true)]
-    pub link_efficiency: Option<f64>,
-    /// Override: latency of one all-reduce, microseconds.
-    #[arg(long, allow_negative_numbers = true)]
-    pub latency_us: Option<f64>,
-    /// Override: the all-reduce bus bandwidth you measured with nccl-tests on this hardware and node count, GB/s;
-    /// it replaces the modelled one (`probe-cli import run.log` prints it).
-    #[arg(long, allow_negative_numbers = true, value_name = "GBS")]
-    pub measured_busbw_gbs: Option<f64>,
+    /// The hardware and the overrides of its collectives.
+    #[command(flatten)]
+    pub hardware: HardwareFlags,
     /// Print one JSON document on stdout instead of text.
     #[arg(long)]
     pub json: bool,
 }
 
-/// The job, whatever it runs on: what `estimate step`, `check-run` and `plan` share.
-#[derive(Debug, Args)]
-pub struct JobArgs {
-    /// Parameter count: 7e9, 7B, 70B, 1.5T (default 7B; --model brings its own).
-    #[arg(long, allow_hyphen_values = true, value_parser = parse_count_arg, value_name = "COUNT", conflicts_with = "model")]
-    pub params: Option<f64>,
-    /// A model from the shape catalog (`estimate catalog` lists them): llama-3.1-70b, mixtral-8x7b,
-    /// deepseek-v3, ...; its parameter count, layers, hidden size and experts size the traffic and the
-    /// activations.
-    #[arg(long, value_name = "NAME")]
-    pub model: Option<String>,
-    /// Gradient element type: fp32, bf16, fp16, fp8.
-    #[arg(long, value_parser = parse_dtype, default_value = "bf16", value_name = "fp32|bf16|fp16|fp8")]
-    pub dtype: GradDtype,
-    /// Gradient sync: ddp (all-reduce), zero1 or zero2 (sharded optimizer states, and gradients for zero2:
-    /// reduce-scatter, then the parameters gathered after the optimizer), zero3 or fsdp (parameters gathered per
-    /// layer, 1.5x the volume), hsdp (FSDP inside a shard group, a node by default; only the gradient shards'
-    /// all-reduce crosses groups).
-    /// Not given: `estimate step` and `plan` choose the fastest layout that fits and say so; `check-run` takes
-    /// ddp.
-    #[arg(long, value_parser = parse_sync, value_name = "ddp|zero1|zero2|zero3|fsdp|hsdp")]
-    pub sync: Option<SyncStrategy>,
-    /// HSDP's shard group in GPUs (default: one node's data-parallel GPUs).
-    #[arg(long, allow_negative_numbers = true, value_name = "GPUS")]
-    pub shard_group: Option<i64>,
-    /// Tensor-parallel degree (inside a node unless larger than a node).
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub tp: i64,
-    /// Pipeline stages.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub pp: i64,
-    /// Micro-batches per optimizer step in each pipeline (default: tokens per step / (seq len x micro-batch size
-    /// x data-parallel GPUs), or --grad-accum-steps).
-    #[arg(long, allow_negative_numbers = true)]
-    pub micro_batches: Option<i64>,
-    /// Expert-parallel degree (a mixture-of-experts --model): the routed experts over this many of a pipeline
-    /// stage's tensor x data-parallel ranks, as megatron-core folds them (it may exceed the data-parallel degree)
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub ep: i64,
-    /// Expert tensor-parallel degree: each routed expert split over this many ranks (megatron-core's
-    /// --expert-tensor-parallel-size; default: --tp, as megatron-core's). ETP 1 keeps EP 8 beside TP 2 in an
-    /// 8-GPU node
-    #[arg(long, allow_negative_numbers = true)]
-    pub etp: Option<i64>,
-    /// Tokens per sequence.
-    #[arg(long, default_value_t = 4096, allow_negative_numbers = true)]
-    pub seq_len: i64,
-    /// Sequences per micro-batch on each GPU.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub micro_batch_size: i64,
-    /// Activation checkpointing: blocks keep their input and recompute the rest in the backward pass.
-    #[arg(long)]
-    pub activation_checkpointing: bool,
-    /// The framework overlaps tensor-parallel communication with compute (Megatron --tp-comm-overlap).
-    #[arg(long)]
-    pub tp_overlap: bool,
-    /// The framework overlaps the expert-parallel all-to-all with compute.
-    #[arg(long)]
-    pub ep_overlap: bool,
-    /// ZeRO-1/2: the gradient reduce-scatter runs bucket by bucket behind the backward (Megatron
-    /// --overlap-grad-reduce, on in its recipes). false: one reduce-scatter after the backward, exposed
-    /// (megatron-core's own default).
-    #[arg(
-        long,
-        default_value_t = true,
-        action = clap::ArgAction::Set,
-        num_args = 0..=1,
-        default_missing_value = "true",
-        value_name = "true|false"
-    )]
-    pub overlap_grad_reduce: bool,
-    /// ZeRO-1/2: the parameter all-gather after the optimizer step overlaps the next forward (Megatron
-    /// --overlap-param-gather, on in its recipes). false (default): exposed, as DeepSpeed's ZeRO-1/2 and
-    /// megatron-core's own default run it.
-    #[arg(
-        long,
-        default_value_t = false,
-        action = clap::ArgAction::Set,
-        num_args = 0..=1,
-        default_missing_value = "true",
-        value_name = "true|false"
-    )]
-    pub overlap_param_gather: bool,
-    /// Override: share of the communication hidden behind compute, 0..1 (default: what the frameworks'
-    /// schedule hides: DDP's buckets behind the backward pass, FSDP's prefetched gathers, ...).
-    #[arg(long, allow_negative_numbers = true)]
-    pub overlap: Option<f64>,
-    /// Override the ring factor 2(N-1)/N (2 gives the many-participants bound of the reference arithmetic).
-    #[arg(long, allow_negative_numbers = true)]
-    pub ring_factor: Option<f64>,
-    /// Gradient-accumulation micro-steps per optimizer step (one sync per optimizer step).
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub grad_accum_steps: i64,
-    /// Gradient bucket size (raw bytes or KiB/MiB/GiB/KB/MB/GB); each bucket pays the latency.
-    #[arg(long, value_parser = parse_bytes_arg, default_value = "25MiB", value_name = "SIZE")]
-    pub bucket_bytes: f64,
-}
+/// The job, whatever it runs on: what `estimate step`, `check-run` and `plan` share. Its flags come from the
+/// core's table of inputs (`crate::flags`).
+pub type JobArgs = JobFlags;
 
 /// The nodes a job runs on: what `estimate step` and `check-run` share.
 #[derive(Debug, Args)]
@@ -480,23 +352,9 @@ pub struct StepArgs {
     /// Its nodes.
     #[command(flatten)]
     pub nodes: NodesArgs,
-    /// Compute time per optimizer step in milliseconds (instead of deriving it from tokens).
-    #[arg(long, conflicts_with_all = ["tokens_per_step", "mfu"], allow_negative_numbers = true)]
-    pub compute_ms: Option<f64>,
-    /// Tokens per optimizer step across all GPUs (4Mi, 1e6; default 4Mi = 4,194,304, and 4M is 4,000,000);
-    /// compute = 6 x params x tokens / (GPUs x peak x MFU).
-    #[arg(long, value_parser = parse_count_arg, value_name = "COUNT")]
-    pub tokens_per_step: Option<f64>,
-    /// Model FLOPs utilisation for the derived compute time, 0..1.
-    #[arg(long, allow_negative_numbers = true)]
-    pub mfu: Option<f64>,
-    /// Activation memory per GPU to add to the memory fit (bytes or KiB/MiB/GiB/KB/MB/GB); 0 with --model:
-    /// from the model's shape.
-    #[arg(long, value_parser = parse_bytes_arg, default_value = "0", value_name = "SIZE")]
-    pub activation_bytes_per_gpu: f64,
-    /// Exposed communication allowed as a share of the step when recommending a fabric.
-    #[arg(long, default_value_t = 0.10, allow_negative_numbers = true)]
-    pub target_exposed_share: f64,
+    /// The compute per step: `--compute-ms`, or `--tokens-per-step` and `--mfu`.
+    #[command(flatten)]
+    pub compute: ComputeFlags,
     /// Also print step time for these node counts, e.g. 1,2,4,8,16.
     #[arg(long, value_delimiter = ',', value_name = "N,N,...")]
     pub sweep_nodes: Vec<u32>,
@@ -573,29 +431,6 @@ fn parse_op(s: &str) -> Result<Op, String> {
 fn parse_fabric(s: &str) -> Result<Fabric, String> {
     Fabric::parse(s)
         .ok_or_else(|| format!("unknown fabric '{s}' (use ib, roce, efa, efa-v2, efa-v3, tcpx, tcpxo, rdma or tcp)"))
-}
-
-fn parse_dtype(s: &str) -> Result<GradDtype, String> {
-    GradDtype::parse(s).ok_or_else(|| format!("unknown gradient type '{s}' (use fp32, bf16, fp16 or fp8)"))
-}
-
-fn parse_sync(s: &str) -> Result<SyncStrategy, String> {
-    SyncStrategy::parse(s).ok_or_else(|| format!("unknown sync '{s}' (use ddp, zero1, zero2 or zero3)"))
-}
-
-fn parse_algorithm(s: &str) -> Result<Algorithm, String> {
-    Algorithm::parse(s).ok_or_else(|| format!("unknown algorithm '{s}' (use auto or ring)"))
-}
-
-fn parse_intra_node(s: &str) -> Result<IntraNodeLink, String> {
-    match s.trim().to_ascii_lowercase().as_str() {
-        "nvswitch" => Ok(IntraNodeLink::Nvswitch),
-        "nvlink" => Ok(IntraNodeLink::Nvlink),
-        "xgmi" | "infinity-fabric" => Ok(IntraNodeLink::Xgmi),
-        "pcie" => Ok(IntraNodeLink::Pcie),
-        "pcie-host-staged" | "no-p2p" | "host-staged" => Ok(IntraNodeLink::PcieHostStaged),
-        _ => Err(format!("unknown intra-node link '{s}' (use nvswitch, nvlink, xgmi, pcie or pcie-host-staged)")),
-    }
 }
 
 #[cfg(test)]

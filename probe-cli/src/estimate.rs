@@ -4,7 +4,6 @@
 use std::fmt::Write as _;
 
 use estimator_core::recommend::LayoutSource;
-use estimator_core::scenario::{DEFAULT_MFU, DEFAULT_TOKENS_PER_STEP};
 use estimator_core::schedule::OverlapSource;
 use estimator_core::traffic::Traffic;
 use estimator_core::{
@@ -24,17 +23,10 @@ fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>, LayoutSource), 
         let s = Scenario::new(estimator_core::scenario::reference::reference_slow()).map_err(|e| usage(&e))?;
         return Ok((s, Vec::new(), LayoutSource::Given));
     }
-    let compute = match (a.compute_ms, a.tokens_per_step, a.mfu) {
-        (Some(ms), _, _) => ComputeInput::Given { ms },
-        (None, tokens, mfu) => ComputeInput::Tokens {
-            tokens_per_step: tokens.unwrap_or(DEFAULT_TOKENS_PER_STEP),
-            mfu: mfu.unwrap_or(DEFAULT_MFU),
-        },
-    };
-    let mut job = job_input(&a.job, &a.nodes, compute)?;
-    job.input.activation_bytes_per_gpu = a.activation_bytes_per_gpu;
-    job.input.target_exposed_share = a.target_exposed_share;
-    if a.job.sync.is_none() {
+    // The compute from tokens and MFU (the defaults where not given), or the time given (`--compute-ms`).
+    let mut job = job_input(&a.job, &a.nodes, ComputeInput::default())?;
+    a.compute.apply(&mut job.input);
+    if a.job.get(Field::Sync).is_none() {
         // No layout given: the fastest that fits, said (a layout given is kept exactly).
         let (s, choice) = estimator_core::recommend::choose_sync(&job.input).map_err(|e| usage(&e))?;
         let mut taken = job.taken;
@@ -102,7 +94,7 @@ fn vs_scenario(a: &StepArgs, s: &Scenario) -> Result<Option<Scenario>, Failure> 
         let flag = match e.field {
             Field::LinkGbps => "--vs-link-gbps",
             Field::AdaptersPerNode => "--vs-adapters",
-            other => flag(other),
+            other => &flag(other),
         };
         Failure::Usage(format!("{flag}: {}", e.reason))
     })

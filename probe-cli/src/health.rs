@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use estimator_core::health::{Evidence, Health, Verdict, judge};
 use estimator_core::import::{NcclLog, NcclTestsRun};
 use estimator_core::report::Summary;
-use estimator_core::{Bytes, Scenario, ScenarioInput, human};
+use estimator_core::{Bytes, Field, Scenario, ScenarioInput, human};
 use serde::Serialize;
 
 use crate::cli::HealthArgs;
@@ -84,7 +84,7 @@ fn scenario(
     let c = &a.cluster;
     let per_node = match summary {
         Some(x) if x.gpus > 0 => i64::from(x.gpus),
-        _ => c.gpus_per_node,
+        _ => c.hardware.count(Field::GpusPerNode).unwrap_or(ScenarioInput::default().gpus_per_node),
     };
     // Nodes: given, else the run's ranks over GPUs per node, else the log's nNodes, else 2.
     let from_ranks = u32::try_from(per_node).ok().and_then(|g| run.nodes_for(g)).filter(|n| *n > 0);
@@ -99,10 +99,13 @@ fn scenario(
         } else {
             "the default: the run says neither its ranks nor its nodes"
         };
-        let missing: Vec<&str> = [("--adapters", c.adapters.is_none()), ("--link-gbps", c.link_gbps.is_none())]
-            .into_iter()
-            .filter_map(|(f, m)| m.then_some(f))
-            .collect();
+        let missing: Vec<&str> = [
+            ("--adapters", c.hardware.get(Field::AdaptersPerNode).is_none()),
+            ("--link-gbps", c.hardware.get(Field::LinkGbps).is_none()),
+        ]
+        .into_iter()
+        .filter_map(|(f, m)| m.then_some(f))
+        .collect();
         if !missing.is_empty() {
             return Err(Failure::Usage(format!(
                 "the run is {nodes} nodes ({from}): give {} (the adapters per node and their line rate), or \

@@ -24,6 +24,7 @@ mod collective;
 mod estimate;
 mod evidence;
 mod files;
+mod flags;
 mod fleet;
 mod gather;
 mod health;

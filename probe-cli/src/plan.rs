@@ -56,7 +56,7 @@ pub fn plan(a: &PlanArgs) -> Result<Outcome, Failure> {
     }
     let job = job_template(&a.job, ComputeInput::Tokens { tokens_per_step: a.tokens_per_step, mfu: a.mfu });
     // No --sync: every offer gets the fastest layout that fits it, as --best-layout does (a --sync given is kept).
-    let best_layout = a.best_layout || a.job.sync.is_none();
+    let best_layout = a.best_layout || a.job.get(estimator_core::Field::Sync).is_none();
     let input = PlanInput {
         tokens: a.tokens.unwrap_or(0.0),
         deadline_s: a.deadline,
@@ -171,7 +171,7 @@ fn text(p: &Plan, job: &ScenarioInput, a: &PlanArgs) -> String {
         human::pct(a.mfu),
         a.max_nodes,
         a.deadline.map_or_else(String::new, |d| format!(", deadline {}", human::duration(d))),
-        if a.best_layout || a.job.sync.is_none() { ", best layout" } else { "" }
+        if a.best_layout || a.job.get(estimator_core::Field::Sync).is_none() { ", best layout" } else { "" }
     );
     let _ =
         writeln!(t, "{}. (Ranked by {}.)", p.headline, if p.ranked_by == "cost" { "cost" } else { "time to train" });

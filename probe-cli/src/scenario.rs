@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use estimator_core::report::Summary;
+use estimator_core::scenario::inputs;
 use estimator_core::{ComputeInput, Field, ScenarioError, ScenarioInput};
 
 use crate::cli::{ClusterArgs, JobArgs, NodesArgs};
@@ -25,35 +26,12 @@ pub struct JobInput {
 }
 
 /// The job flags (`JobArgs`) and a compute into a `ScenarioInput`, on the default hardware (`plan` replaces it
-/// with each offer's).
+/// with each offer's). Without `--sync` the layout is DDP, the one a run is judged in or a choice starts from
+/// (`estimate step` and `plan` choose when it is not given: `choose_sync`).
 pub fn job_template(j: &JobArgs, compute: ComputeInput) -> ScenarioInput {
-    ScenarioInput {
-        params: j.params.unwrap_or(ScenarioInput::default().params),
-        model: j.model.clone(),
-        dtype: j.dtype,
-        // The layout a run used, or the one to start a choice from (`estimate step` and `plan` choose when it is
-        // not given: `choose_sync`).
-        sync: j.sync.unwrap_or(estimator_core::SyncStrategy::Ddp),
-        shard_group: j.shard_group,
-        tp: j.tp,
-        pp: j.pp,
-        ep: j.ep,
-        etp: j.etp,
-        micro_batches: j.micro_batches,
-        seq_len: j.seq_len,
-        micro_batch_size: j.micro_batch_size,
-        activation_checkpointing: j.activation_checkpointing,
-        tp_overlap: j.tp_overlap,
-        ep_overlap: j.ep_overlap,
-        overlap_grad_reduce: j.overlap_grad_reduce,
-        overlap_param_gather: j.overlap_param_gather,
-        grad_accum_steps: j.grad_accum_steps,
-        bucket_bytes: j.bucket_bytes,
-        overlap: j.overlap,
-        ring_factor: j.ring_factor,
-        compute,
-        ..ScenarioInput::default()
-    }
+    let mut input = ScenarioInput { compute, sync: estimator_core::SyncStrategy::Ddp, ..ScenarioInput::default() };
+    j.apply(&mut input);
+    input
 }
 
 /// The job flags (`JobArgs`) and a compute into a `ScenarioInput`, on its nodes (`NodesArgs`): the hardware from
@@ -88,36 +66,15 @@ fn assumed_fixed(report: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
-/// The flag that sets a model field. Exhaustive on purpose: a new `Field` does not compile until it has a flag.
-pub fn flag(field: Field) -> &'static str {
+/// The flag that sets a model field: a scenario input's from the core's table of inputs, the run check's and
+/// the plan's own otherwise.
+pub fn flag(field: Field) -> String {
+    if let Some(i) = inputs::input(field) {
+        // The compute's kind has no flag of its own: which flag is given chooses it.
+        return format!("--{}", i.flag.unwrap_or("compute-ms"));
+    }
     match field {
-        Field::Params => "--params",
-        Field::GradAccumSteps => "--grad-accum-steps",
-        Field::BucketBytes => "--bucket-bytes",
-        Field::ComputeMs => "--compute-ms",
-        Field::TokensPerStep => "--tokens-per-step",
-        Field::Mfu => "--mfu",
-        Field::ActivationBytesPerGpu => "--activation-bytes-per-gpu",
-        Field::Nodes => "--nodes",
-        Field::GpusPerNode => "--gpus-per-node",
-        Field::AdaptersPerNode => "--adapters",
-        Field::LinkGbps => "--link-gbps",
-        Field::Overlap => "--overlap",
-        Field::LinkEfficiency => "--link-efficiency",
-        Field::LatencyUs => "--latency-us",
-        Field::RingFactor => "--ring-factor",
-        Field::MeasuredBusbwGbs => "--measured-busbw-gbs",
-        Field::TargetExposedShare => "--target-exposed-share",
         Field::Bytes => "--bytes",
-        Field::Model => "--model",
-        Field::Tp => "--tp",
-        Field::Pp => "--pp",
-        Field::Ep => "--ep",
-        Field::Etp => "--etp",
-        Field::MicroBatches => "--micro-batches",
-        Field::SeqLen => "--seq-len",
-        Field::MicroBatchSize => "--micro-batch-size",
-        Field::ShardGroup => "--shard-group",
         Field::MeasuredStepS => "--measured-step-s",
         Field::MeasuredTokensPerS => "--measured-tokens-per-s",
         Field::MeasuredSamplesPerS => "--measured-samples-per-s",
@@ -127,8 +84,10 @@ pub fn flag(field: Field) -> &'static str {
         Field::MaxNodes => "--max-nodes",
         Field::Price => "--price",
         Field::Offer => "--only",
-        Field::NvlinkDomainGpus => "--nvlink-domain-gpus",
+        // Every other field is a scenario input (a test holds each to a flag clap knows).
+        _ => "",
     }
+    .to_string()
 }
 
 /// A value the model rejects, as a usage error naming its flag.
@@ -147,30 +106,20 @@ pub fn apply_cluster(
     summary: Option<&Summary>,
 ) -> Result<Vec<String>, Failure> {
     input.nodes = nodes;
-    input.intra_node = c.intra_node;
-    input.algorithm = c.algo;
-    input.link_efficiency = c.link_efficiency;
-    input.latency_us = c.latency_us;
-    input.measured_busbw_gbs = c.measured_busbw_gbs;
+    let flags = &c.hardware;
     if let Some(summary) = summary {
         let taken = summary.apply(input);
-        if c.nvlink_domain_gpus.is_some() {
-            input.nvlink_domain_gpus = c.nvlink_domain_gpus;
-        }
+        // The flags a report does not replace apply over it (`--nvlink-domain-gpus` wins over NVML's domain).
+        flags.apply_except(input, |i| i.from_report());
         return Ok(taken);
     }
-    input.nvlink_domain_gpus = c.nvlink_domain_gpus;
-    input.gpus_per_node = c.gpus_per_node;
-    input.gpu.clone_from(&c.gpu);
-    input.fabric = c.fabric;
-    input.gdr = !c.no_gdr;
+    // On one node the adapters are 0 unless given: nothing crosses a network.
+    input.adapters_per_node = 0;
+    flags.apply(input);
     if nodes > 1 {
         let required = |name: &str| Failure::Usage(format!("{name} is required when --nodes > 1"));
-        input.adapters_per_node = c.adapters.ok_or_else(|| required("--adapters"))?;
-        input.link_gbps = c.link_gbps.ok_or_else(|| required("--link-gbps"))?;
-    } else {
-        input.adapters_per_node = c.adapters.unwrap_or(0);
-        input.link_gbps = c.link_gbps.unwrap_or(input.link_gbps);
+        flags.get(Field::AdaptersPerNode).ok_or_else(|| required("--adapters"))?;
+        flags.get(Field::LinkGbps).ok_or_else(|| required("--link-gbps"))?;
     }
     Ok(Vec::new())
 }
@@ -207,62 +156,69 @@ mod tests {
             .chain(top("plan"))
             .collect();
         for f in Field::ALL {
-            assert!(known.contains(flag(f)), "{f:?} maps to {}, which `estimate` does not know", flag(f));
+            assert!(known.contains(&flag(f)), "{f:?} maps to {}, which `estimate` does not know", flag(f));
         }
     }
 
-    /// `ScenarioInput` keys whose flag is not `--` plus the key with `-` for `_`.
-    const RENAMED: [(&str, &str); 6] = [
-        ("adapters_per_node", "--adapters"),
-        ("algorithm", "--algo"),
-        ("gdr", "--no-gdr"),
-        ("compute.ms", "--compute-ms"),
-        ("compute.tokens_per_step", "--tokens-per-step"),
-        ("compute.mfu", "--mfu"),
-    ];
-
-    /// `ScenarioInput` keys that deliberately have no flag, with the reason.
-    const NO_FLAG: [(&str, &str); 2] = [
-        ("compute", "an object: its keys below are the flags"),
-        ("compute.kind", "chosen by which is given: --compute-ms, or --tokens-per-step and --mfu"),
-    ];
-
-    /// The keys of a `ScenarioInput` as it serializes, nested ones as `parent.key`, with both kinds of compute.
-    fn input_keys() -> BTreeSet<String> {
-        let mut keys = BTreeSet::new();
-        for compute in [ComputeInput::Given { ms: 1.0 }, ComputeInput::default()] {
-            let input = ScenarioInput { compute, ..ScenarioInput::default() };
-            let v = serde_json::to_value(&input).expect("serializes");
-            for (k, v) in v.as_object().expect("an object") {
-                keys.insert(k.clone());
-                for inner in v.as_object().into_iter().flat_map(|o| o.keys()) {
-                    keys.insert(format!("{k}.{inner}"));
-                }
-            }
-        }
-        keys
-    }
-
+    /// Every scenario input with a flag in the core's table is a flag of `estimate step`, and the inputs of the
+    /// hardware's roles are flags of `estimate allreduce` too.
     #[test]
-    fn every_scenario_input_key_has_a_flag_in_estimate_step() {
-        let known = flags_of("step");
-        let keys = input_keys();
-        for key in &keys {
-            if NO_FLAG.iter().any(|(k, _)| k == key) {
-                continue;
+    fn every_input_of_the_table_is_a_flag_of_estimate_step() {
+        let step = flags_of("step");
+        let allreduce = flags_of("allreduce");
+        for i in &inputs::INPUTS {
+            let Some(f) = i.flag else { continue };
+            assert!(step.contains(&format!("--{f}")), "{:?}: --{f} is not a flag of estimate step", i.field);
+            if matches!(i.role, inputs::Role::Hardware | inputs::Role::Tuning | inputs::Role::Nodes) {
+                assert!(allreduce.contains(&format!("--{f}")), "{:?}: --{f} is not a flag of allreduce", i.field);
             }
-            let flag = RENAMED
-                .iter()
-                .find(|(k, _)| k == key)
-                .map_or_else(|| format!("--{}", key.replace('_', "-")), |(_, f)| (*f).to_string());
-            assert!(
-                known.contains(&flag),
-                "ScenarioInput's `{key}` has no flag in `estimate step` (looked for {flag}): add one, or list it in \
-                 RENAMED or NO_FLAG with the reason"
-            );
         }
-        for (k, _) in RENAMED.iter().chain(NO_FLAG.iter()) {
-            assert!(keys.contains(*k), "{k} is listed here but is not a ScenarioInput key any more");
-        }
+    }
+
+    /// The flags read into the model's input as the table reads them: a given value reaches its field, one not
+    /// given keeps the default, and a switch's spelling (`--no-gdr`, `--overlap-grad-reduce false`) is honoured.
+    #[test]
+    fn flags_fill_the_input_as_the_table_says() {
+        use clap::Parser;
+        let cli = Cli::try_parse_from([
+            "probe-cli",
+            "estimate",
+            "step",
+            "--params",
+            "70B",
+            "--nodes",
+            "2",
+            "--adapters",
+            "4",
+            "--link-gbps",
+            "100GbE",
+            "--fabric",
+            "roce",
+            "--no-gdr",
+            "--tp",
+            "2",
+            "--overlap-grad-reduce",
+            "false",
+            "--bucket-bytes",
+            "50MiB",
+            "--activation-checkpointing",
+            "--compute-ms",
+            "1500",
+            "--sync",
+            "fsdp",
+        ])
+        .expect("parses");
+        let crate::cli::Command::Estimate(crate::cli::EstimateCommand::Step(a)) = cli.command else {
+            panic!("estimate step")
+        };
+        let job = job_input(&a.job, &a.nodes, ComputeInput::Given { ms: 1500.0 }).map_err(|_| "job").expect("job");
+        let i = job.input;
+        assert_eq!((i.params, i.nodes, i.adapters_per_node, i.link_gbps), (70e9, 2, 4, 100.0));
+        assert_eq!((i.fabric, i.gdr, i.tp, i.overlap_grad_reduce), (estimator_core::Fabric::Roce, false, 2, false));
+        assert_eq!((i.bucket_bytes, i.activation_checkpointing), (50.0 * 1024.0 * 1024.0, true));
+        assert_eq!(i.sync, estimator_core::SyncStrategy::Zero3);
+        // Not given: the model's defaults.
+        assert_eq!((i.gpus_per_node, i.pp, i.overlap_param_gather), (8, 1, false));
+        assert!(a.compute.get(Field::ComputeMs).is_some());
     }
 }

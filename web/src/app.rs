@@ -363,18 +363,17 @@ enum Kind {
 /// One input of a scenario's form.
 struct Spec {
     field: FormField,
-    label: &'static str,
     kind: Kind,
     /// Shown only when the compute time comes from this source.
     only: Option<ComputeMode>,
 }
 
-const fn text(field: FormField, label: &'static str, unit: &'static str, list: Option<&'static str>) -> Spec {
-    Spec { field, label, kind: Kind::Text(unit, list), only: None }
+const fn text(field: FormField, unit: &'static str, list: Option<&'static str>) -> Spec {
+    Spec { field, kind: Kind::Text(unit, list), only: None }
 }
 
-const fn select(field: FormField, label: &'static str, options: fn() -> Vec<(String, String)>) -> Spec {
-    Spec { field, label, kind: Kind::Select(options), only: None }
+const fn select(field: FormField, options: fn() -> Vec<(String, String)>) -> Spec {
+    Spec { field, kind: Kind::Select(options), only: None }
 }
 
 fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -383,45 +382,33 @@ fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
 
 /// The form, in order. One loop draws it, so every field has the same markup: label, control, unit, error.
 const FIELDS: [Spec; 15] = [
-    text(FormField::Params, "Model size (parameters)", "", Some("model-sizes")),
-    select(FormField::Dtype, "Gradient type", || {
+    text(FormField::Params, "", Some("model-sizes")),
+    select(FormField::Dtype, || {
         GradDtype::ALL.iter().map(|d| (d.name().to_string(), dtype_label(*d).to_string())).collect()
     }),
-    select(FormField::Gpu, "GPU", || GPUS.iter().map(|g| (g.key.to_string(), g.name.to_string())).collect()),
-    text(FormField::GpusPerNode, "GPUs per node", "", None),
-    text(FormField::Nodes, "Nodes", "", None),
-    text(FormField::Adapters, "Adapters per node", "", None),
-    text(FormField::Domain, "NVLink domain (empty: the node)", "GPUs", None),
-    text(FormField::Link, "Line rate per adapter", "Gb/s", Some("line-rates")),
-    select(FormField::Fabric, "Fabric", || {
-        Fabric::ALL.iter().map(|f| (f.name().to_string(), f.label().to_string())).collect()
-    }),
-    Spec { field: FormField::Gdr, label: "GPUDirect RDMA", kind: Kind::Check, only: None },
-    text(FormField::Overlap, "Communication overlapped (empty: the schedule's)", "%", None),
-    select(FormField::Compute, "Compute time", || pairs(&[("tokens", "from tokens and MFU"), ("given", "given time")])),
-    Spec {
-        field: FormField::ComputeMs,
-        label: "Compute per step",
-        kind: Kind::Text("ms", None),
-        only: Some(ComputeMode::Given),
-    },
-    Spec {
-        field: FormField::Tokens,
-        label: "Tokens per optimizer step",
-        kind: Kind::Text("", None),
-        only: Some(ComputeMode::Tokens),
-    },
-    Spec { field: FormField::Mfu, label: "MFU", kind: Kind::Text("%", None), only: Some(ComputeMode::Tokens) },
+    select(FormField::Gpu, || GPUS.iter().map(|g| (g.key.to_string(), g.name.to_string())).collect()),
+    text(FormField::GpusPerNode, "", None),
+    text(FormField::Nodes, "", None),
+    text(FormField::Adapters, "", None),
+    text(FormField::Domain, "GPUs", None),
+    text(FormField::Link, "Gb/s", Some("line-rates")),
+    select(FormField::Fabric, || Fabric::ALL.iter().map(|f| (f.name().to_string(), f.label().to_string())).collect()),
+    Spec { field: FormField::Gdr, kind: Kind::Check, only: None },
+    text(FormField::Overlap, "%", None),
+    select(FormField::Compute, || pairs(&[("tokens", "from tokens and MFU"), ("given", "given time")])),
+    Spec { field: FormField::ComputeMs, kind: Kind::Text("ms", None), only: Some(ComputeMode::Given) },
+    Spec { field: FormField::Tokens, kind: Kind::Text("", None), only: Some(ComputeMode::Tokens) },
+    Spec { field: FormField::Mfu, kind: Kind::Text("%", None), only: Some(ComputeMode::Tokens) },
 ];
 
 /// Under "Parallelism": the model's shape and the layout.
 const PARALLELISM: [Spec; 12] = [
-    select(FormField::Model, "Model", || {
+    select(FormField::Model, || {
         std::iter::once((String::new(), "Any (by size)".to_string()))
             .chain(MODELS.iter().map(|m| (m.key.to_string(), m.name.to_string())))
             .collect()
     }),
-    select(FormField::Sync, "Sync strategy", || {
+    select(FormField::Sync, || {
         SyncStrategy::ALL
             .iter()
             .map(|s| {
@@ -435,34 +422,24 @@ const PARALLELISM: [Spec; 12] = [
             })
             .collect()
     }),
-    text(FormField::Tp, "Tensor parallel", "", None),
-    text(FormField::Pp, "Pipeline stages", "", None),
-    text(FormField::Ep, "Expert parallel", "", None),
-    text(FormField::Etp, "Expert tensor parallel (empty: the TP)", "", None),
-    text(FormField::MicroBatches, "Micro-batches (empty: the model's)", "", None),
-    text(FormField::SeqLen, "Sequence length", "tokens", None),
-    text(FormField::MicroBatchSize, "Micro-batch size", "seqs", None),
-    Spec { field: FormField::Checkpointing, label: "Activation checkpointing", kind: Kind::Check, only: None },
-    Spec {
-        field: FormField::GradOverlap,
-        label: "ZeRO-1/2: gradient reduce-scatter behind the backward (--overlap-grad-reduce)",
-        kind: Kind::Check,
-        only: None,
-    },
-    Spec {
-        field: FormField::ParamOverlap,
-        label: "ZeRO-1/2: parameter all-gather behind the next forward (--overlap-param-gather)",
-        kind: Kind::Check,
-        only: None,
-    },
+    text(FormField::Tp, "", None),
+    text(FormField::Pp, "", None),
+    text(FormField::Ep, "", None),
+    text(FormField::Etp, "", None),
+    text(FormField::MicroBatches, "", None),
+    text(FormField::SeqLen, "tokens", None),
+    text(FormField::MicroBatchSize, "seqs", None),
+    Spec { field: FormField::Checkpointing, kind: Kind::Check, only: None },
+    Spec { field: FormField::GradOverlap, kind: Kind::Check, only: None },
+    Spec { field: FormField::ParamOverlap, kind: Kind::Check, only: None },
 ];
 
 /// Under "Advanced".
 const ADVANCED: [Spec; 4] = [
-    text(FormField::Accum, "Gradient-accumulation steps", "", None),
-    text(FormField::Efficiency, "Adapter efficiency (empty: the fabric's)", "%", None),
-    text(FormField::Latency, "Latency per collective (empty: the model's)", "µs", None),
-    text(FormField::Busbw, "Measured bus bandwidth (empty: the model's)", "GB/s", None),
+    text(FormField::Accum, "", None),
+    text(FormField::Efficiency, "%", None),
+    text(FormField::Latency, "µs", None),
+    text(FormField::Busbw, "GB/s", None),
 ];
 
 #[component]
@@ -558,9 +535,9 @@ fn field_view(st: SideState, spec: &'static Spec) -> AnyView {
     let check = matches!(spec.kind, Kind::Check);
     view! {
         <div class="field" class:check=check class:invalid=move || error.with(Option::is_some) hidden=hidden>
-            {(!check).then(|| view! { <label for=id.clone()>{spec.label}</label> })}
+            {(!check).then(|| view! { <label for=id.clone()>{field.input().label}</label> })}
             {control}
-            {check.then(|| view! { <label for=id.clone()>{spec.label}</label> })}
+            {check.then(|| view! { <label for=id.clone()>{field.input().label}</label> })}
             <p class="error" class:hint=move || error.with(Option::is_none) id=err_id aria-live="polite">
                 {move || error.get().or_else(|| hint.get()).unwrap_or_default()}
             </p>

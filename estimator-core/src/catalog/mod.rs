@@ -53,6 +53,39 @@ pub enum IntraNodeLink {
 }
 
 impl IntraNodeLink {
+    /// Every link, in the order a user interface lists them.
+    pub const ALL: [IntraNodeLink; 5] = [
+        IntraNodeLink::Nvswitch,
+        IntraNodeLink::Nvlink,
+        IntraNodeLink::Xgmi,
+        IntraNodeLink::Pcie,
+        IntraNodeLink::PcieHostStaged,
+    ];
+
+    /// The lower-case name, as JSON writes it (`nvswitch`, `pcie-host-staged`); [`IntraNodeLink::parse`] reads
+    /// it back.
+    pub fn name(self) -> &'static str {
+        match self {
+            IntraNodeLink::Nvswitch => "nvswitch",
+            IntraNodeLink::Nvlink => "nvlink",
+            IntraNodeLink::Xgmi => "xgmi",
+            IntraNodeLink::Pcie => "pcie",
+            IntraNodeLink::PcieHostStaged => "pcie-host-staged",
+        }
+    }
+
+    /// Parses the names, and `infinity-fabric`, `no-p2p` and `host-staged`.
+    pub fn parse(s: &str) -> Option<IntraNodeLink> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "nvswitch" => Some(IntraNodeLink::Nvswitch),
+            "nvlink" => Some(IntraNodeLink::Nvlink),
+            "xgmi" | "infinity-fabric" => Some(IntraNodeLink::Xgmi),
+            "pcie" => Some(IntraNodeLink::Pcie),
+            "pcie-host-staged" | "no-p2p" | "host-staged" => Some(IntraNodeLink::PcieHostStaged),
+            _ => None,
+        }
+    }
+
     /// A short human label.
     pub fn label(self) -> &'static str {
         match self {

@@ -51,11 +51,25 @@ pub enum Field {
     Offer,
     /// GPUs in one NVLink domain (a GB200 NVL72 rack: 72).
     NvlinkDomainGpus,
+    /// The scenario's choices and switches (`scenario::inputs` names every input with a field).
+    Dtype,
+    Sync,
+    Gpu,
+    IntraNode,
+    Fabric,
+    Gdr,
+    Algorithm,
+    ActivationCheckpointing,
+    TpOverlap,
+    EpOverlap,
+    OverlapGradReduce,
+    OverlapParamGather,
+    Compute,
 }
 
 impl Field {
     /// Every field, in declaration order (a test holds it complete).
-    pub const ALL: [Field; 37] = [
+    pub const ALL: [Field; 50] = [
         Field::Params,
         Field::GradAccumSteps,
         Field::BucketBytes,
@@ -93,6 +107,19 @@ impl Field {
         Field::Price,
         Field::Offer,
         Field::NvlinkDomainGpus,
+        Field::Dtype,
+        Field::Sync,
+        Field::Gpu,
+        Field::IntraNode,
+        Field::Fabric,
+        Field::Gdr,
+        Field::Algorithm,
+        Field::ActivationCheckpointing,
+        Field::TpOverlap,
+        Field::EpOverlap,
+        Field::OverlapGradReduce,
+        Field::OverlapParamGather,
+        Field::Compute,
     ];
 
     /// The JSON key (and, with `-` for `_`, the CLI flag).
@@ -135,6 +162,19 @@ impl Field {
             Field::Price => "price",
             Field::Offer => "offer",
             Field::NvlinkDomainGpus => "nvlink_domain_gpus",
+            Field::Dtype => "dtype",
+            Field::Sync => "sync",
+            Field::Gpu => "gpu",
+            Field::IntraNode => "intra_node",
+            Field::Fabric => "fabric",
+            Field::Gdr => "gdr",
+            Field::Algorithm => "algorithm",
+            Field::ActivationCheckpointing => "activation_checkpointing",
+            Field::TpOverlap => "tp_overlap",
+            Field::EpOverlap => "ep_overlap",
+            Field::OverlapGradReduce => "overlap_grad_reduce",
+            Field::OverlapParamGather => "overlap_param_gather",
+            Field::Compute => "compute",
         }
     }
 }

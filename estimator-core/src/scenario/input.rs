@@ -150,6 +150,17 @@ pub enum Algorithm {
 }
 
 impl Algorithm {
+    /// Both, in the order a user interface lists them.
+    pub const ALL: [Algorithm; 2] = [Algorithm::Auto, Algorithm::Ring];
+
+    /// The lower-case name (`auto`, `ring`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Auto => "auto",
+            Algorithm::Ring => "ring",
+        }
+    }
+
     /// Parses `auto` and `ring`.
     pub fn parse(s: &str) -> Option<Algorithm> {
         match s.trim().to_ascii_lowercase().as_str() {

@@ -11,6 +11,7 @@ use crate::units::{GbitPerSec, Seconds};
 
 mod error;
 mod input;
+pub mod inputs;
 pub mod reference;
 
 pub use error::{Field, Reason, ScenarioError, Shown, limits};
@@ -64,42 +65,16 @@ impl Scenario {
             // A named model brings its own parameter count.
             input.params = shape.params;
         }
-        range(Field::Params, input.params, 1.0, MAX_PARAMS, " parameters")?;
+        // Every input's bounds, from the table of inputs; what depends on other inputs is checked below and in
+        // `layout::resolve`.
+        inputs::check_all(&input)?;
         let grad_accum_steps = count(Field::GradAccumSteps, input.grad_accum_steps, 1, MAX_GRAD_ACCUM)?;
-        range(Field::BucketBytes, input.bucket_bytes, MIN_BUCKET_BYTES, MAX_BUCKET_BYTES, " bytes")?;
-        match input.compute {
-            ComputeInput::Given { ms } => {
-                range(Field::ComputeMs, ms, 0.0, MAX_COMPUTE_MS, " ms")?;
-            }
-            ComputeInput::Tokens { tokens_per_step, mfu } => {
-                range(Field::TokensPerStep, tokens_per_step, 1.0, MAX_TOKENS_PER_STEP, " tokens")?;
-                range(Field::Mfu, mfu, MIN_FRACTION, 1.0, "")?;
-            }
-        }
-        range(Field::ActivationBytesPerGpu, input.activation_bytes_per_gpu, 0.0, MAX_ACTIVATION_BYTES, " bytes")?;
         let nodes = count(Field::Nodes, input.nodes, 1, MAX_NODES)?;
         let gpus_per_node = count(Field::GpusPerNode, input.gpus_per_node, 1, MAX_GPUS_PER_NODE)?;
         let adapters_per_node = count(Field::AdaptersPerNode, input.adapters_per_node, 0, MAX_ADAPTERS_PER_NODE)?;
         if nodes > 1 && adapters_per_node == 0 {
             return Err(err(Field::AdaptersPerNode, Reason::NeedsAdapters));
         }
-        range(Field::LinkGbps, input.link_gbps, MIN_LINK_GBPS, MAX_LINK_GBPS, " Gb/s")?;
-        if let Some(o) = input.overlap {
-            range(Field::Overlap, o, 0.0, 1.0, "")?;
-        }
-        if let Some(e) = input.link_efficiency {
-            range(Field::LinkEfficiency, e, MIN_FRACTION, 1.0, "")?;
-        }
-        if let Some(l) = input.latency_us {
-            range(Field::LatencyUs, l, 0.0, MAX_LATENCY_US, " us")?;
-        }
-        if let Some(r) = input.ring_factor {
-            range(Field::RingFactor, r, MIN_FRACTION, 2.0, "")?;
-        }
-        if let Some(b) = input.measured_busbw_gbs {
-            range(Field::MeasuredBusbwGbs, b, MIN_FRACTION, MAX_MEASURED_BUSBW_GBS, " GB/s")?;
-        }
-        range(Field::TargetExposedShare, input.target_exposed_share, MIN_FRACTION, 1.0, "")?;
 
         let gpu = gpu_lookup.spec();
         let mut warnings = Vec::new();
@@ -161,14 +136,9 @@ impl Scenario {
     pub fn with(&self, change: impl FnOnce(&mut ScenarioInput)) -> Result<Scenario, ScenarioError> {
         let mut input = self.input.clone();
         change(&mut input);
-        // A measured bus bandwidth belongs to the hardware and node count it was measured on.
-        let same_hardware = |a: &ScenarioInput, b: &ScenarioInput| {
-            (a.nodes, a.gpus_per_node, &a.gpu, a.intra_node, a.adapters_per_node, a.fabric, a.gdr, a.algorithm)
-                == (b.nodes, b.gpus_per_node, &b.gpu, b.intra_node, b.adapters_per_node, b.fabric, b.gdr, b.algorithm)
-                && a.link_gbps == b.link_gbps
-                && a.nvlink_domain_gpus == b.nvlink_domain_gpus
-        };
-        if input.measured_busbw_gbs == self.input.measured_busbw_gbs && !same_hardware(&input, &self.input) {
+        // A measured bus bandwidth belongs to the hardware and node count it was measured on (the inputs whose
+        // role says so, `inputs::Role::measured_on`).
+        if input.measured_busbw_gbs == self.input.measured_busbw_gbs && !inputs::same_measured_on(&input, &self.input) {
             input.measured_busbw_gbs = None;
         }
         let s =
@@ -451,6 +421,19 @@ mod tests {
                 Field::Price => 34,
                 Field::Offer => 35,
                 Field::NvlinkDomainGpus => 36,
+                Field::Dtype => 37,
+                Field::Sync => 38,
+                Field::Gpu => 39,
+                Field::IntraNode => 40,
+                Field::Fabric => 41,
+                Field::Gdr => 42,
+                Field::Algorithm => 43,
+                Field::ActivationCheckpointing => 44,
+                Field::TpOverlap => 45,
+                Field::EpOverlap => 46,
+                Field::OverlapGradReduce => 47,
+                Field::OverlapParamGather => 48,
+                Field::Compute => 49,
             }
         }
         for (i, f) in Field::ALL.into_iter().enumerate() {

@@ -1,6 +1,7 @@
 //! The form's inputs: each field's URL key and element id, and the model field an error maps back to.
 
 use estimator_core::Field;
+use estimator_core::scenario::inputs::{self, Input};
 
 /// Each input of the form. The key names the field in the URL (`a.link=25`) and in element ids (`a-link`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,86 +76,63 @@ impl FormField {
         FormField::Domain,
     ];
 
-    /// The URL key and id suffix.
-    pub fn key(self) -> &'static str {
+    /// The scenario input this field edits, in the core's table of inputs
+    /// ([`estimator_core::scenario::inputs`]), which gives its URL key, its reader and whether it is hardware.
+    pub fn field(self) -> Field {
         match self {
-            FormField::Params => "params",
-            FormField::Dtype => "dtype",
-            FormField::Sync => "sync",
-            FormField::Gpu => "gpu",
-            FormField::GpusPerNode => "gpus",
-            FormField::Nodes => "nodes",
-            FormField::Adapters => "adapters",
-            FormField::Link => "link",
-            FormField::Fabric => "fabric",
-            FormField::Gdr => "gdr",
-            FormField::Overlap => "overlap",
-            FormField::Compute => "compute",
-            FormField::ComputeMs => "compute_ms",
-            FormField::Tokens => "tokens",
-            FormField::Mfu => "mfu",
-            FormField::Accum => "accum",
-            FormField::Efficiency => "efficiency",
-            FormField::Latency => "latency_us",
-            FormField::Busbw => "busbw",
-            FormField::Model => "model",
-            FormField::Tp => "tp",
-            FormField::Pp => "pp",
-            FormField::Ep => "ep",
-            FormField::Etp => "etp",
-            FormField::MicroBatches => "micro_batches",
-            FormField::SeqLen => "seq_len",
-            FormField::MicroBatchSize => "mbs",
-            FormField::Checkpointing => "ckpt",
-            FormField::GradOverlap => "grad_overlap",
-            FormField::ParamOverlap => "param_overlap",
-            FormField::Domain => "domain",
+            FormField::Params => Field::Params,
+            FormField::Dtype => Field::Dtype,
+            FormField::Sync => Field::Sync,
+            FormField::Gpu => Field::Gpu,
+            FormField::GpusPerNode => Field::GpusPerNode,
+            FormField::Nodes => Field::Nodes,
+            FormField::Adapters => Field::AdaptersPerNode,
+            FormField::Link => Field::LinkGbps,
+            FormField::Fabric => Field::Fabric,
+            FormField::Gdr => Field::Gdr,
+            FormField::Overlap => Field::Overlap,
+            FormField::Compute => Field::Compute,
+            FormField::ComputeMs => Field::ComputeMs,
+            FormField::Tokens => Field::TokensPerStep,
+            FormField::Mfu => Field::Mfu,
+            FormField::Accum => Field::GradAccumSteps,
+            FormField::Efficiency => Field::LinkEfficiency,
+            FormField::Latency => Field::LatencyUs,
+            FormField::Busbw => Field::MeasuredBusbwGbs,
+            FormField::Model => Field::Model,
+            FormField::Tp => Field::Tp,
+            FormField::Pp => Field::Pp,
+            FormField::Ep => Field::Ep,
+            FormField::Etp => Field::Etp,
+            FormField::MicroBatches => Field::MicroBatches,
+            FormField::SeqLen => Field::SeqLen,
+            FormField::MicroBatchSize => Field::MicroBatchSize,
+            FormField::Checkpointing => Field::ActivationCheckpointing,
+            FormField::GradOverlap => Field::OverlapGradReduce,
+            FormField::ParamOverlap => Field::OverlapParamGather,
+            FormField::Domain => Field::NvlinkDomainGpus,
         }
     }
 
-    /// The field of the model's error.
+    /// Its entry in the core's table of inputs.
+    pub fn input(self) -> &'static Input {
+        // Every field above is a scenario input: a test holds each to its entry.
+        inputs::input(self.field()).unwrap_or(&inputs::INPUTS[0])
+    }
+
+    /// The URL key and id suffix: the table's.
+    pub fn key(self) -> &'static str {
+        self.input().url.unwrap_or("")
+    }
+
+    /// Whether the field describes the hardware (or node count) a measured bus bandwidth was measured on: the
+    /// table's role.
+    pub fn is_hardware(self) -> bool {
+        self.input().role.measured_on()
+    }
+
+    /// The form field of a model error's field, when the form has one.
     pub fn from_model(field: Field) -> Option<FormField> {
-        Some(match field {
-            Field::Params => FormField::Params,
-            Field::GradAccumSteps => FormField::Accum,
-            Field::ComputeMs => FormField::ComputeMs,
-            Field::TokensPerStep => FormField::Tokens,
-            Field::Mfu => FormField::Mfu,
-            Field::Nodes => FormField::Nodes,
-            Field::GpusPerNode => FormField::GpusPerNode,
-            Field::AdaptersPerNode => FormField::Adapters,
-            Field::LinkGbps => FormField::Link,
-            Field::Overlap => FormField::Overlap,
-            Field::LinkEfficiency => FormField::Efficiency,
-            Field::LatencyUs => FormField::Latency,
-            Field::MeasuredBusbwGbs => FormField::Busbw,
-            Field::Model => FormField::Model,
-            Field::Tp => FormField::Tp,
-            Field::Pp => FormField::Pp,
-            Field::Ep => FormField::Ep,
-            Field::Etp => FormField::Etp,
-            Field::MicroBatches => FormField::MicroBatches,
-            Field::SeqLen => FormField::SeqLen,
-            Field::MicroBatchSize => FormField::MicroBatchSize,
-            Field::NvlinkDomainGpus => FormField::Domain,
-            // Not on the form.
-            Field::BucketBytes
-            | Field::ActivationBytesPerGpu
-            | Field::RingFactor
-            | Field::TargetExposedShare
-            | Field::ShardGroup
-            | Field::Bytes
-            // The run check's own fields, which its section reads.
-            | Field::MeasuredStepS
-            | Field::MeasuredTokensPerS
-            | Field::MeasuredSamplesPerS
-            | Field::SamplesPerStep
-            // The rental plan's, which its section reads.
-            | Field::Tokens
-            | Field::DeadlineS
-            | Field::MaxNodes
-            | Field::Price
-            | Field::Offer => return None,
-        })
+        FormField::ALL.into_iter().find(|f| f.field() == field)
     }
 }

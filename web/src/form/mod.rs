@@ -307,19 +307,10 @@ impl ScenarioForm {
         Ok(())
     }
 
-    /// Whether a field describes the hardware (or node count) a measured bus bandwidth was measured on.
+    /// Whether a field describes the hardware (or node count) a measured bus bandwidth was measured on: the role
+    /// of its input in the core's table.
     pub fn is_hardware(f: FormField) -> bool {
-        matches!(
-            f,
-            FormField::Gpu
-                | FormField::GpusPerNode
-                | FormField::Nodes
-                | FormField::Adapters
-                | FormField::Domain
-                | FormField::Link
-                | FormField::Fabric
-                | FormField::Gdr
-        )
+        f.is_hardware()
     }
 
     /// Sets a field as the user edits it: as [`ScenarioForm::set`], and a change of hardware or node count clears

@@ -1,0 +1,584 @@
+//! The table of inputs: one entry per input of a `ScenarioInput`, in the order the model checks them.
+
+use super::{Input, Kind, Notation, Role, Value};
+use crate::scenario::{ComputeInput, Field, limits};
+
+fn opt_count(v: Option<i64>) -> Value {
+    v.map_or(Value::Unset, Value::Count)
+}
+
+fn opt_number(v: Option<f64>) -> Value {
+    v.map_or(Value::Unset, Value::Number)
+}
+
+/// The largest parallel degree: every GPU of the largest job.
+const MAX_DEGREE: i64 = limits::MAX_NODES * limits::MAX_GPUS_PER_NODE;
+
+const FRACTION: f64 = limits::MIN_FRACTION;
+
+/// Every scenario input, in the order the model checks them (the first error is the one reported).
+pub static INPUTS: [Input; 40] = [
+    Input {
+        field: Field::Model,
+        json: "model",
+        flag: Some("model"),
+        url: Some("model"),
+        role: Role::Job,
+        kind: Kind::Text,
+        optional: true,
+        label: "Model",
+        help: help!(
+            "A model from the shape catalog (`estimate catalog` lists them): llama-3.1-70b, mixtral-8x7b, \
+               deepseek-v3, ...; its parameter count, layers, hidden size and experts size the traffic and the \
+               activations."
+        ),
+        get: |i| i.model.clone().map_or(Value::Unset, Value::Text),
+    },
+    Input {
+        field: Field::Params,
+        json: "params",
+        flag: Some("params"),
+        url: Some("params"),
+        role: Role::Job,
+        kind: Kind::Number { min: 1.0, max: limits::MAX_PARAMS, unit: " parameters", notation: Notation::Count },
+        optional: false,
+        label: "Model size (parameters)",
+        help: help!("Parameter count: 7e9, 7B, 70B, 1.5T (default 7B; --model brings its own)."),
+        get: |i| Value::Number(i.params),
+    },
+    Input {
+        field: Field::Dtype,
+        json: "dtype",
+        flag: Some("dtype"),
+        url: Some("dtype"),
+        role: Role::Job,
+        kind: Kind::Choice { names: &["fp32", "bf16", "fp16", "fp8"] },
+        optional: false,
+        label: "Gradient type",
+        help: help!("Gradient element type: fp32, bf16, fp16, fp8."),
+        get: |i| Value::Text(i.dtype.name().to_string()),
+    },
+    Input {
+        field: Field::Sync,
+        json: "sync",
+        flag: Some("sync"),
+        url: Some("sync"),
+        role: Role::Job,
+        kind: Kind::Choice { names: &["ddp", "zero1", "zero2", "zero3", "hsdp"] },
+        optional: false,
+        label: "Sync strategy",
+        help: help!(
+            "Gradient sync: ddp (all-reduce), zero1 or zero2 (sharded optimizer states, and gradients for zero2: \
+               reduce-scatter, then the parameters gathered after the optimizer), zero3 or fsdp (parameters \
+               gathered per layer, 1.5x the volume), hsdp (FSDP inside a shard group, a node by default; only the \
+               gradient shards' all-reduce crosses groups). Not given: `estimate step` and `plan` choose the \
+               fastest layout that fits and say so; `check-run` takes ddp."
+        ),
+        get: |i| Value::Text(i.sync.name().to_string()),
+    },
+    Input {
+        field: Field::GradAccumSteps,
+        json: "grad_accum_steps",
+        flag: Some("grad-accum-steps"),
+        url: Some("accum"),
+        role: Role::Job,
+        kind: Kind::Count { min: 1, max: limits::MAX_GRAD_ACCUM },
+        optional: false,
+        label: "Gradient-accumulation steps",
+        help: help!("Gradient-accumulation micro-steps per optimizer step (one sync per optimizer step)."),
+        get: |i| Value::Count(i.grad_accum_steps),
+    },
+    Input {
+        field: Field::BucketBytes,
+        json: "bucket_bytes",
+        flag: Some("bucket-bytes"),
+        url: None,
+        role: Role::Job,
+        kind: Kind::Number {
+            min: limits::MIN_BUCKET_BYTES,
+            max: limits::MAX_BUCKET_BYTES,
+            unit: " bytes",
+            notation: Notation::Bytes,
+        },
+        optional: false,
+        label: "Gradient bucket",
+        help: help!("Gradient bucket size (raw bytes or KiB/MiB/GiB/KB/MB/GB); each bucket pays the latency."),
+        get: |i| Value::Number(i.bucket_bytes),
+    },
+    Input {
+        field: Field::Compute,
+        json: "compute.kind",
+        flag: None,
+        url: Some("compute"),
+        role: Role::Compute,
+        kind: Kind::Choice { names: &["tokens", "given"] },
+        optional: false,
+        label: "Compute time",
+        help: help!("Where the compute time comes from: tokens per step and MFU, or a time given per step."),
+        get: |i| {
+            Value::Text(match i.compute {
+                ComputeInput::Tokens { .. } => "tokens".to_string(),
+                ComputeInput::Given { .. } => "given".to_string(),
+            })
+        },
+    },
+    Input {
+        field: Field::ComputeMs,
+        json: "compute.ms",
+        flag: Some("compute-ms"),
+        url: Some("compute_ms"),
+        role: Role::Compute,
+        kind: Kind::Number { min: 0.0, max: limits::MAX_COMPUTE_MS, unit: " ms", notation: Notation::Plain },
+        optional: true,
+        label: "Compute per step",
+        help: help!("Compute time per optimizer step in milliseconds (instead of deriving it from tokens)."),
+        get: |i| match i.compute {
+            ComputeInput::Given { ms } => Value::Number(ms),
+            ComputeInput::Tokens { .. } => Value::Unset,
+        },
+    },
+    Input {
+        field: Field::TokensPerStep,
+        json: "compute.tokens_per_step",
+        flag: Some("tokens-per-step"),
+        url: Some("tokens"),
+        role: Role::Compute,
+        kind: Kind::Number { min: 1.0, max: limits::MAX_TOKENS_PER_STEP, unit: " tokens", notation: Notation::Count },
+        optional: true,
+        label: "Tokens per optimizer step",
+        help: help!(
+            "Tokens per optimizer step across all GPUs (4Mi, 1e6; default 4Mi = 4,194,304, and 4M is \
+               4,000,000); compute = 6 x params x tokens / (GPUs x peak x MFU)."
+        ),
+        get: |i| match i.compute {
+            ComputeInput::Tokens { tokens_per_step, .. } => Value::Number(tokens_per_step),
+            ComputeInput::Given { .. } => Value::Unset,
+        },
+    },
+    Input {
+        field: Field::Mfu,
+        json: "compute.mfu",
+        flag: Some("mfu"),
+        url: Some("mfu"),
+        role: Role::Compute,
+        kind: Kind::Share { min: FRACTION, max: 1.0 },
+        optional: true,
+        label: "MFU",
+        help: help!("Model FLOPs utilisation for the derived compute time, 0..1."),
+        get: |i| match i.compute {
+            ComputeInput::Tokens { mfu, .. } => Value::Number(mfu),
+            ComputeInput::Given { .. } => Value::Unset,
+        },
+    },
+    Input {
+        field: Field::ActivationBytesPerGpu,
+        json: "activation_bytes_per_gpu",
+        flag: Some("activation-bytes-per-gpu"),
+        url: None,
+        role: Role::Job,
+        kind: Kind::Number { min: 0.0, max: limits::MAX_ACTIVATION_BYTES, unit: " bytes", notation: Notation::Bytes },
+        optional: false,
+        label: "Activation memory per GPU",
+        help: help!(
+            "Activation memory per GPU to add to the memory fit (bytes or KiB/MiB/GiB/KB/MB/GB); 0 with --model: \
+               from the model's shape."
+        ),
+        get: |i| Value::Number(i.activation_bytes_per_gpu),
+    },
+    Input {
+        field: Field::Nodes,
+        json: "nodes",
+        flag: Some("nodes"),
+        url: Some("nodes"),
+        role: Role::Nodes,
+        kind: Kind::Count { min: 1, max: limits::MAX_NODES },
+        optional: false,
+        label: "Nodes",
+        help: help!("Number of nodes (above 1, --adapters and --link-gbps are required)."),
+        get: |i| Value::Count(i.nodes),
+    },
+    Input {
+        field: Field::Gpu,
+        json: "gpu",
+        flag: Some("gpu"),
+        url: Some("gpu"),
+        role: Role::Hardware,
+        kind: Kind::Text,
+        optional: false,
+        label: "GPU",
+        help: help!(
+            "GPU model: a catalog key (h100-sxm), a name NVML reports (\"NVIDIA H100 80GB HBM3\") or a fragment \
+               (h100)."
+        ),
+        get: |i| Value::Text(i.gpu.clone()),
+    },
+    Input {
+        field: Field::GpusPerNode,
+        json: "gpus_per_node",
+        flag: Some("gpus-per-node"),
+        url: Some("gpus"),
+        role: Role::Hardware,
+        kind: Kind::Count { min: 1, max: limits::MAX_GPUS_PER_NODE },
+        optional: false,
+        label: "GPUs per node",
+        help: help!("GPUs per node."),
+        get: |i| Value::Count(i.gpus_per_node),
+    },
+    Input {
+        field: Field::IntraNode,
+        json: "intra_node",
+        flag: Some("intra-node"),
+        url: None,
+        role: Role::Hardware,
+        kind: Kind::Choice { names: &["nvswitch", "nvlink", "xgmi", "pcie", "pcie-host-staged"] },
+        optional: true,
+        label: "Intra-node link",
+        help: help!("Intra-node link, when it differs from the GPU's usual one."),
+        get: |i| i.intra_node.map_or(Value::Unset, |l| Value::Text(l.name().to_string())),
+    },
+    Input {
+        field: Field::NvlinkDomainGpus,
+        json: "nvlink_domain_gpus",
+        flag: Some("nvlink-domain-gpus"),
+        url: Some("domain"),
+        role: Role::Hardware,
+        kind: Kind::Count { min: 1, max: limits::MAX_NVLINK_DOMAIN_GPUS },
+        optional: true,
+        label: "NVLink domain (empty: the node)",
+        help: help!(
+            "GPUs in one NVLink domain, whole nodes of them: 72 for a GB200/GB300 NVL72 rack of 18 trays of 4 \
+               GPUs, whose traffic between trays runs over NVLink, not the adapters. Default: the node, or the \
+               domain a report's NVML fabric information gives (this flag wins over it)."
+        ),
+        get: |i| opt_count(i.nvlink_domain_gpus),
+    },
+    Input {
+        field: Field::AdaptersPerNode,
+        json: "adapters_per_node",
+        flag: Some("adapters"),
+        url: Some("adapters"),
+        role: Role::Hardware,
+        kind: Kind::Count { min: 0, max: limits::MAX_ADAPTERS_PER_NODE },
+        optional: false,
+        label: "Adapters per node",
+        help: help!("Network adapters per node (RDMA NICs, or Ethernet ports for tcp)."),
+        get: |i| Value::Count(i.adapters_per_node),
+    },
+    Input {
+        field: Field::LinkGbps,
+        json: "link_gbps",
+        flag: Some("link-gbps"),
+        url: Some("link"),
+        role: Role::Hardware,
+        kind: Kind::Number {
+            min: limits::MIN_LINK_GBPS,
+            max: limits::MAX_LINK_GBPS,
+            unit: " Gb/s",
+            notation: Notation::Gbps,
+        },
+        optional: false,
+        label: "Line rate per adapter",
+        help: help!("Line rate of one adapter, Gb/s (25, 100, 200, 400, ...; 400G, 400Gb/s and 100GbE read too)."),
+        get: |i| Value::Number(i.link_gbps),
+    },
+    Input {
+        field: Field::Fabric,
+        json: "fabric",
+        flag: Some("fabric"),
+        url: Some("fabric"),
+        role: Role::Hardware,
+        kind: Kind::Choice {
+            names: &["infiniband", "roce", "efa", "efa-v2", "efa-v3", "tcpx", "tcpxo", "rdma", "tcp"],
+        },
+        optional: false,
+        label: "Fabric",
+        help: help!(
+            "Fabric: ib (infiniband), roce, efa, rdma (other RDMA/plugin fabric), tcp (Ethernet without RDMA)."
+        ),
+        get: |i| Value::Text(i.fabric.name().to_string()),
+    },
+    Input {
+        field: Field::Gdr,
+        json: "gdr",
+        flag: Some("no-gdr"),
+        url: Some("gdr"),
+        role: Role::Hardware,
+        kind: Kind::Switch,
+        optional: false,
+        label: "GPUDirect RDMA",
+        help: help!("GPUDirect RDMA is off: the NICs go through host memory."),
+        get: |i| Value::Switch(i.gdr),
+    },
+    Input {
+        field: Field::Algorithm,
+        json: "algorithm",
+        flag: Some("algo"),
+        url: None,
+        role: Role::Hardware,
+        kind: Kind::Choice { names: &["auto", "ring"] },
+        optional: false,
+        label: "All-reduce algorithm",
+        help: help!("All-reduce algorithm: auto (NCCL's default: NVLS on one NVSwitch node) or ring (NCCL_ALGO=Ring)."),
+        get: |i| Value::Text(i.algorithm.name().to_string()),
+    },
+    Input {
+        field: Field::Overlap,
+        json: "overlap",
+        flag: Some("overlap"),
+        url: Some("overlap"),
+        role: Role::Job,
+        kind: Kind::Share { min: 0.0, max: 1.0 },
+        optional: true,
+        label: "Communication overlapped (empty: the schedule's)",
+        help: help!(
+            "Override: share of the communication hidden behind compute, 0..1 (default: what the frameworks' \
+               schedule hides: DDP's buckets behind the backward pass, FSDP's prefetched gathers, ...)."
+        ),
+        get: |i| opt_number(i.overlap),
+    },
+    Input {
+        field: Field::LinkEfficiency,
+        json: "link_efficiency",
+        flag: Some("link-efficiency"),
+        url: Some("efficiency"),
+        role: Role::Tuning,
+        kind: Kind::Share { min: FRACTION, max: 1.0 },
+        optional: true,
+        label: "Adapter efficiency (empty: the fabric's)",
+        help: help!("Override: bus bandwidth per adapter as a share of line rate (0..1)."),
+        get: |i| opt_number(i.link_efficiency),
+    },
+    Input {
+        field: Field::LatencyUs,
+        json: "latency_us",
+        flag: Some("latency-us"),
+        url: Some("latency_us"),
+        role: Role::Tuning,
+        kind: Kind::Number { min: 0.0, max: limits::MAX_LATENCY_US, unit: " us", notation: Notation::Plain },
+        optional: true,
+        label: "Latency per collective (empty: the model's)",
+        help: help!("Override: latency of one all-reduce, microseconds."),
+        get: |i| opt_number(i.latency_us),
+    },
+    Input {
+        field: Field::RingFactor,
+        json: "ring_factor",
+        flag: Some("ring-factor"),
+        url: None,
+        role: Role::Tuning,
+        kind: Kind::Number { min: FRACTION, max: 2.0, unit: "", notation: Notation::Plain },
+        optional: true,
+        label: "Ring factor",
+        help: help!(
+            "Override the ring factor 2(N-1)/N (2 gives the many-participants bound of the reference arithmetic)."
+        ),
+        get: |i| opt_number(i.ring_factor),
+    },
+    Input {
+        field: Field::MeasuredBusbwGbs,
+        json: "measured_busbw_gbs",
+        flag: Some("measured-busbw-gbs"),
+        url: Some("busbw"),
+        role: Role::Tuning,
+        kind: Kind::Number {
+            min: FRACTION,
+            max: limits::MAX_MEASURED_BUSBW_GBS,
+            unit: " GB/s",
+            notation: Notation::Plain,
+        },
+        optional: true,
+        label: "Measured bus bandwidth (empty: the model's)",
+        help: help!(
+            "Override: the all-reduce bus bandwidth you measured with nccl-tests on this hardware and node count, \
+               GB/s; it replaces the modelled one (`probe-cli import run.log` prints it)."
+        ),
+        get: |i| opt_number(i.measured_busbw_gbs),
+    },
+    Input {
+        field: Field::TargetExposedShare,
+        json: "target_exposed_share",
+        flag: Some("target-exposed-share"),
+        url: None,
+        role: Role::Job,
+        kind: Kind::Share { min: FRACTION, max: 1.0 },
+        optional: false,
+        label: "Exposed communication allowed",
+        help: help!("Exposed communication allowed as a share of the step when recommending a fabric."),
+        get: |i| Value::Number(i.target_exposed_share),
+    },
+    Input {
+        field: Field::Tp,
+        json: "tp",
+        flag: Some("tp"),
+        url: Some("tp"),
+        role: Role::Job,
+        kind: Kind::Count { min: 1, max: MAX_DEGREE },
+        optional: false,
+        label: "Tensor parallel",
+        help: help!("Tensor-parallel degree (inside a node unless larger than a node)."),
+        get: |i| Value::Count(i.tp),
+    },
+    Input {
+        field: Field::Pp,
+        json: "pp",
+        flag: Some("pp"),
+        url: Some("pp"),
+        role: Role::Job,
+        kind: Kind::Count { min: 1, max: MAX_DEGREE },
+        optional: false,
+        label: "Pipeline stages",
+        help: help!("Pipeline stages."),
+        get: |i| Value::Count(i.pp),
+    },
+    Input {
+        field: Field::Ep,
+        json: "ep",
+        flag: Some("ep"),
+        url: Some("ep"),
+        role: Role::Job,
+        kind: Kind::Count { min: 1, max: MAX_DEGREE },
+        optional: false,
+        label: "Expert parallel",
+        help: help!(
+            "Expert-parallel degree (a mixture-of-experts --model): the routed experts over this many of a \
+               pipeline stage's tensor x data-parallel ranks, as megatron-core folds them (it may exceed the \
+               data-parallel degree)."
+        ),
+        get: |i| Value::Count(i.ep),
+    },
+    Input {
+        field: Field::Etp,
+        json: "etp",
+        flag: Some("etp"),
+        url: Some("etp"),
+        role: Role::Job,
+        kind: Kind::Count { min: 1, max: MAX_DEGREE },
+        optional: true,
+        label: "Expert tensor parallel (empty: the TP)",
+        help: help!(
+            "Expert tensor-parallel degree: each routed expert split over this many ranks (megatron-core's \
+               --expert-tensor-parallel-size; default: --tp, as megatron-core's). ETP 1 keeps EP 8 beside TP 2 in \
+               an 8-GPU node."
+        ),
+        get: |i| opt_count(i.etp),
+    },
+    Input {
+        field: Field::MicroBatches,
+        json: "micro_batches",
+        flag: Some("micro-batches"),
+        url: Some("micro_batches"),
+        role: Role::Job,
+        kind: Kind::Count { min: 1, max: 1_000_000 },
+        optional: true,
+        label: "Micro-batches (empty: the model's)",
+        help: help!(
+            "Micro-batches per optimizer step in each pipeline (default: tokens per step / (seq len x \
+               micro-batch size x data-parallel GPUs), or --grad-accum-steps)."
+        ),
+        get: |i| opt_count(i.micro_batches),
+    },
+    Input {
+        field: Field::SeqLen,
+        json: "seq_len",
+        flag: Some("seq-len"),
+        url: Some("seq_len"),
+        role: Role::Job,
+        kind: Kind::Count { min: 1, max: 10_000_000 },
+        optional: false,
+        label: "Sequence length",
+        help: help!("Tokens per sequence."),
+        get: |i| Value::Count(i.seq_len),
+    },
+    Input {
+        field: Field::MicroBatchSize,
+        json: "micro_batch_size",
+        flag: Some("micro-batch-size"),
+        url: Some("mbs"),
+        role: Role::Job,
+        kind: Kind::Count { min: 1, max: 1_000_000 },
+        optional: false,
+        label: "Micro-batch size",
+        help: help!("Sequences per micro-batch on each GPU."),
+        get: |i| Value::Count(i.micro_batch_size),
+    },
+    Input {
+        field: Field::ShardGroup,
+        json: "shard_group",
+        flag: Some("shard-group"),
+        url: None,
+        role: Role::Job,
+        kind: Kind::Count { min: 1, max: MAX_DEGREE },
+        optional: true,
+        label: "HSDP shard group",
+        help: help!("HSDP's shard group in GPUs (default: one node's data-parallel GPUs)."),
+        get: |i| opt_count(i.shard_group),
+    },
+    Input {
+        field: Field::ActivationCheckpointing,
+        json: "activation_checkpointing",
+        flag: Some("activation-checkpointing"),
+        url: Some("ckpt"),
+        role: Role::Job,
+        kind: Kind::Switch,
+        optional: false,
+        label: "Activation checkpointing",
+        help: help!("Activation checkpointing: blocks keep their input and recompute the rest in the backward pass."),
+        get: |i| Value::Switch(i.activation_checkpointing),
+    },
+    Input {
+        field: Field::TpOverlap,
+        json: "tp_overlap",
+        flag: Some("tp-overlap"),
+        url: None,
+        role: Role::Job,
+        kind: Kind::Switch,
+        optional: false,
+        label: "Tensor-parallel overlap",
+        help: help!("The framework overlaps tensor-parallel communication with compute (Megatron --tp-comm-overlap)."),
+        get: |i| Value::Switch(i.tp_overlap),
+    },
+    Input {
+        field: Field::EpOverlap,
+        json: "ep_overlap",
+        flag: Some("ep-overlap"),
+        url: None,
+        role: Role::Job,
+        kind: Kind::Switch,
+        optional: false,
+        label: "Expert-parallel overlap",
+        help: help!("The framework overlaps the expert-parallel all-to-all with compute."),
+        get: |i| Value::Switch(i.ep_overlap),
+    },
+    Input {
+        field: Field::OverlapGradReduce,
+        json: "overlap_grad_reduce",
+        flag: Some("overlap-grad-reduce"),
+        url: Some("grad_overlap"),
+        role: Role::Job,
+        kind: Kind::Switch,
+        optional: false,
+        label: "ZeRO-1/2: gradient reduce-scatter behind the backward (--overlap-grad-reduce)",
+        help: help!(
+            "ZeRO-1/2: the gradient reduce-scatter runs bucket by bucket behind the backward (Megatron \
+               --overlap-grad-reduce, on in its recipes). false: one reduce-scatter after the backward, exposed \
+               (megatron-core's own default)."
+        ),
+        get: |i| Value::Switch(i.overlap_grad_reduce),
+    },
+    Input {
+        field: Field::OverlapParamGather,
+        json: "overlap_param_gather",
+        flag: Some("overlap-param-gather"),
+        url: Some("param_overlap"),
+        role: Role::Job,
+        kind: Kind::Switch,
+        optional: false,
+        label: "ZeRO-1/2: parameter all-gather behind the next forward (--overlap-param-gather)",
+        help: help!(
+            "ZeRO-1/2: the parameter all-gather after the optimizer step overlaps the next forward (Megatron \
+               --overlap-param-gather, on in its recipes). false (default): exposed, as DeepSpeed's ZeRO-1/2 and \
+               megatron-core's own default run it."
+        ),
+        get: |i| Value::Switch(i.overlap_param_gather),
+    },
+];

@@ -1,0 +1,215 @@
+//! How each input is written into a `ScenarioInput`: one arm per entry of the table, beside it rather than in it
+//! (the page never writes through it, and a function only the CLI calls stays out of the page's first load, where
+//! forty closures in the table would not).
+
+use super::Value;
+use crate::catalog::IntraNodeLink;
+use crate::fabric::Fabric;
+use crate::scenario::{Algorithm, SyncStrategy};
+use crate::scenario::{ComputeInput, DEFAULT_MFU, DEFAULT_TOKENS_PER_STEP, Field, GradDtype, ScenarioInput};
+
+/// Writes `v` into the field of `i` that `field`'s entry names; `None` when `v` is not of its kind. Kept beside
+/// the table rather than in it: the page never writes through it, and a function only the CLI calls stays out of
+/// the page's first load, where forty closures in the table would not.
+pub(super) fn write(field: Field, i: &mut ScenarioInput, v: &Value) -> Option<()> {
+    match field {
+        Field::Model => {
+            i.model = match v {
+                Value::Unset => None,
+                v => Some(v.text()?.to_string()),
+            };
+            Some(())
+        }
+        Field::Params => {
+            i.params = v.number()?;
+            Some(())
+        }
+        Field::Dtype => {
+            i.dtype = GradDtype::parse(v.text()?)?;
+            Some(())
+        }
+        Field::Sync => {
+            i.sync = SyncStrategy::parse(v.text()?)?;
+            Some(())
+        }
+        Field::GradAccumSteps => {
+            i.grad_accum_steps = v.count()?;
+            Some(())
+        }
+        Field::BucketBytes => {
+            i.bucket_bytes = v.number()?;
+            Some(())
+        }
+        Field::Compute => {
+            i.compute = match (v.text()?, i.compute) {
+                ("tokens", c @ ComputeInput::Tokens { .. }) | ("given", c @ ComputeInput::Given { .. }) => c,
+                ("tokens", _) => ComputeInput::default(),
+                ("given", _) => ComputeInput::Given { ms: GIVEN_COMPUTE_MS },
+                _ => return None,
+            };
+            Some(())
+        }
+        Field::ComputeMs => {
+            i.compute = ComputeInput::Given { ms: v.number()? };
+            Some(())
+        }
+        Field::TokensPerStep => {
+            i.compute = ComputeInput::Tokens { tokens_per_step: v.number()?, mfu: tokens_mfu(i).1 };
+            Some(())
+        }
+        Field::Mfu => {
+            i.compute = ComputeInput::Tokens { tokens_per_step: tokens_mfu(i).0, mfu: v.number()? };
+            Some(())
+        }
+        Field::ActivationBytesPerGpu => {
+            i.activation_bytes_per_gpu = v.number()?;
+            Some(())
+        }
+        Field::Nodes => {
+            i.nodes = v.count()?;
+            Some(())
+        }
+        Field::Gpu => {
+            i.gpu = v.text()?.to_string();
+            Some(())
+        }
+        Field::GpusPerNode => {
+            i.gpus_per_node = v.count()?;
+            Some(())
+        }
+        Field::IntraNode => {
+            i.intra_node = match v {
+                Value::Unset => None,
+                v => Some(IntraNodeLink::parse(v.text()?)?),
+            };
+            Some(())
+        }
+        Field::NvlinkDomainGpus => {
+            i.nvlink_domain_gpus = set_opt_count(v)?;
+            Some(())
+        }
+        Field::AdaptersPerNode => {
+            i.adapters_per_node = v.count()?;
+            Some(())
+        }
+        Field::LinkGbps => {
+            i.link_gbps = v.number()?;
+            Some(())
+        }
+        Field::Fabric => {
+            i.fabric = Fabric::parse(v.text()?)?;
+            Some(())
+        }
+        Field::Gdr => {
+            i.gdr = v.switch()?;
+            Some(())
+        }
+        Field::Algorithm => {
+            i.algorithm = Algorithm::parse(v.text()?)?;
+            Some(())
+        }
+        Field::Overlap => {
+            i.overlap = set_opt_number(v)?;
+            Some(())
+        }
+        Field::LinkEfficiency => {
+            i.link_efficiency = set_opt_number(v)?;
+            Some(())
+        }
+        Field::LatencyUs => {
+            i.latency_us = set_opt_number(v)?;
+            Some(())
+        }
+        Field::RingFactor => {
+            i.ring_factor = set_opt_number(v)?;
+            Some(())
+        }
+        Field::MeasuredBusbwGbs => {
+            i.measured_busbw_gbs = set_opt_number(v)?;
+            Some(())
+        }
+        Field::TargetExposedShare => {
+            i.target_exposed_share = v.number()?;
+            Some(())
+        }
+        Field::Tp => {
+            i.tp = v.count()?;
+            Some(())
+        }
+        Field::Pp => {
+            i.pp = v.count()?;
+            Some(())
+        }
+        Field::Ep => {
+            i.ep = v.count()?;
+            Some(())
+        }
+        Field::Etp => {
+            i.etp = set_opt_count(v)?;
+            Some(())
+        }
+        Field::MicroBatches => {
+            i.micro_batches = set_opt_count(v)?;
+            Some(())
+        }
+        Field::SeqLen => {
+            i.seq_len = v.count()?;
+            Some(())
+        }
+        Field::MicroBatchSize => {
+            i.micro_batch_size = v.count()?;
+            Some(())
+        }
+        Field::ShardGroup => {
+            i.shard_group = set_opt_count(v)?;
+            Some(())
+        }
+        Field::ActivationCheckpointing => {
+            i.activation_checkpointing = v.switch()?;
+            Some(())
+        }
+        Field::TpOverlap => {
+            i.tp_overlap = v.switch()?;
+            Some(())
+        }
+        Field::EpOverlap => {
+            i.ep_overlap = v.switch()?;
+            Some(())
+        }
+        Field::OverlapGradReduce => {
+            i.overlap_grad_reduce = v.switch()?;
+            Some(())
+        }
+        Field::OverlapParamGather => {
+            i.overlap_param_gather = v.switch()?;
+            Some(())
+        }
+        _ => None,
+    }
+}
+
+/// An optional count from a value: `Some(None)` for `Unset`.
+fn set_opt_count(v: &Value) -> Option<Option<i64>> {
+    match v {
+        Value::Unset => Some(None),
+        v => v.count().map(Some),
+    }
+}
+
+fn set_opt_number(v: &Value) -> Option<Option<f64>> {
+    match v {
+        Value::Unset => Some(None),
+        v => v.number().map(Some),
+    }
+}
+
+/// The compute's tokens and MFU, the defaults when it is given as a time.
+fn tokens_mfu(i: &ScenarioInput) -> (f64, f64) {
+    match i.compute {
+        ComputeInput::Tokens { tokens_per_step, mfu } => (tokens_per_step, mfu),
+        ComputeInput::Given { .. } => (DEFAULT_TOKENS_PER_STEP, DEFAULT_MFU),
+    }
+}
+
+/// A compute time given when the page switches to it: one second.
+const GIVEN_COMPUTE_MS: f64 = 1000.0;
