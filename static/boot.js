@@ -143,26 +143,41 @@ function loadSections(v) {
     sections = import("./sections.js").then((m) => m.start(request));
   }
 }
-// Each side's traffic table and layout advice are drawn by the report worker too (render::details: the advice
-// estimates the step once per sync strategy, kept out of the first load), after the first estimate and again
-// after each change; the compact embed mode shows neither and never starts the worker for them.
+// Each side's traffic table, layout advice and "Check a run" verdict line are drawn by the report worker too
+// (render::details: the advice estimates the step once per sync strategy, kept out of the first load). The first
+// screen does not wait for it: they are drawn once the user opens a traffic table or the layout advice (a
+// <details class="worker-details">), or when the URL holds a checked run, and again after each change from then
+// on; the compact embed mode shows none of them and never starts the worker for them.
+let detailsWanted = false;
 let detailsDirty = true;
 let detailsBusy = false;
+document.addEventListener(
+  "toggle",
+  (e) => {
+    if (e.target.classList && e.target.classList.contains("worker-details") && e.target.open && !detailsWanted) {
+      detailsWanted = true;
+      drawDetails();
+    }
+  },
+  true,
+);
 function drawDetails() {
-  const boxes = ["a-traffic-box", "a-layout", "b-traffic-box", "b-layout"].map((id) => document.getElementById(id));
+  const ids = ["a-verdict-box", "a-traffic-box", "a-layout", "b-verdict-box", "b-traffic-box", "b-layout"];
+  const boxes = ids.map((id) => document.getElementById(id));
   const compact = document.documentElement.classList.contains("embed");
-  if (compact || boxes.some((b) => !b) || !detailsDirty || detailsBusy) return;
+  detailsWanted = detailsWanted || /[?&]run\./.test(location.search);
+  if (compact || !detailsWanted || boxes.some((b) => !b) || !detailsDirty || detailsBusy) return;
   detailsDirty = false;
   detailsBusy = true;
   request({ action: "details" })
     .then((r) => {
-      [r.a_traffic, r.a_layout, r.b_traffic, r.b_layout].forEach((html, i) => {
+      [r.a_verdict, r.a_traffic, r.a_layout, r.b_verdict, r.b_traffic, r.b_layout].forEach((html, i) => {
         boxes[i].innerHTML = html;
       });
     })
     .catch((err) => {
       // Not retried at once; the next change of the inputs tries again.
-      boxes[1].textContent = boxes[3].textContent = "The layout advice could not be computed: " + err.message + ".";
+      boxes[2].textContent = boxes[5].textContent = "The layout advice could not be computed: " + err.message + ".";
     })
     .finally(() => {
       detailsBusy = false;

@@ -103,14 +103,19 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     wait_js(c, "return document.querySelectorAll('#nodes-table tr').length === 9;").await?;
     let early = worker_before_first_estimate(c).await?;
     assert_eq!(early, serde_json::json!([]), "nothing of the worker loads before the first estimate");
-    // The worker also draws each side's traffic table and layout advice (the first load's A: ZeRO-1 over one
-    // 25 GbE port per node, whose parameter all-gather after the optimizer crosses it).
+    // The worker also draws each side's traffic table and layout advice once the user opens one (the first
+    // load's A: ZeRO-1 over one 25 GbE port per node, whose parameter all-gather after the optimizer crosses it).
+    let drawn = js(c, "return document.getElementById('a-traffic-box').textContent;").await?;
+    assert_eq!(drawn, serde_json::json!(""), "nothing asks for the traffic before it is opened");
+    js(c, "document.querySelector('#a-traffic-details > summary').click(); return null;").await?;
+    js(c, "document.querySelector('#a-layout-details > summary').click(); return null;").await?;
     wait_js(c, "return document.querySelectorAll('#a-traffic tbody tr').length === 2;").await?;
     let traffic = text_of(c, "a-traffic").await?;
     assert!(traffic.contains("parameter all-gather after the optimizer") && traffic.contains("network"), "{traffic}");
     let advice = wait_text(c, "a-layout", |t| t.starts_with("Layout:")).await?;
     assert!(advice.contains("step"), "{advice}");
-    let source = text_of(c, "b-gpu-source").await?;
+    js(c, "document.querySelector('#b-traffic-details > summary').click(); return null;").await?;
+    let source = wait_text(c, "b-gpu-source", |t| !t.is_empty()).await?;
     assert!(source.starts_with("GPU figures: NVIDIA H100 datasheet"), "{source}");
     let violations = accessibility_violations(c, &axe_source()?).await?;
     assert!(violations.is_empty(), "axe-core (WCAG 2.1 A/AA) finds: {violations:#?}");

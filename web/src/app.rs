@@ -182,8 +182,15 @@ fn ResultCard(st: SideState) -> impl IntoView {
                 {move || st.cleared.get().unwrap_or_default()}
             </p>
             <div on:click=on_click inner_html=move || r.with(|r| render::result_card(side, r).into_string())></div>
-            // Filled by the report worker (boot.js, `render::details`): the step's traffic, kind by kind.
-            <div class="traffic-box full-only" id=format!("{k}-traffic-box") aria-live="polite"></div>
+            // Filled by the report worker (boot.js, `run_section::verdict_line`) when "Check a run" checks this
+            // side: its verdict in one line.
+            <div class="verdict-box" id=format!("{k}-verdict-box") aria-live="polite"></div>
+            // Filled by the report worker (boot.js, `render::details`) when the user opens it: the step's traffic,
+            // kind by kind. The first screen does not wait for the worker.
+            <details class="worker-details full-only" id=format!("{k}-traffic-details")>
+                <summary>"Traffic per step, kind by kind"</summary>
+                <div class="traffic-box" id=format!("{k}-traffic-box") aria-live="polite"></div>
+            </details>
         </article>
     }
 }
@@ -282,9 +289,12 @@ fn Recommendations(a: SideState, b: SideState) -> impl IntoView {
         view! {
             <article class=format!("card recommendation side-{}", side.key())>
                 <div inner_html=move || st.result.with(|r| render::recommendation_card(side, r, !st.fresh()).into_string())></div>
-                // Filled by the report worker (boot.js, `render::details`): the layout that keeps the slow link
-                // out of the way.
-                <div class="layout-advice" id=format!("{}-layout", side.key()) aria-live="polite"></div>
+                // Filled by the report worker (boot.js, `render::details`) when the user opens it: the layout that
+                // keeps the slow link out of the way, with the recommendation's reasons.
+                <details class="worker-details" id=format!("{}-layout-details", side.key())>
+                    <summary>"Layout advice and the reasons"</summary>
+                    <div class="layout-advice" id=format!("{}-layout", side.key()) aria-live="polite"></div>
+                </details>
             </article>
         }
     };

@@ -5,9 +5,9 @@
 //! "offer"}` (the user accepted what the last verdict offered) and gets back `{id, html, query}`; the id pairs each
 //! answer with its request, so two quick loads do not lose one. `{id, query, action: "nodes"}` asks for the nodes
 //! chart of that page state and gets `{id, svg, rows}` (boot.js asks when the chart is in view); `{id, query,
-//! action: "details"}` asks for each side's traffic table and layout advice and gets `{id, a_traffic, a_layout,
-//! b_traffic, b_layout}` (boot.js asks after the first estimate and after each change; a side that "Check a run"
-//! checks gets its verdict line before its traffic). The sections (`static/sections.js`) ask `{id, query, action}`
+//! action: "details"}` asks for each side's traffic table and layout advice and gets `{id, a_verdict, a_traffic,
+//! a_layout, b_verdict, b_traffic, b_layout}` (boot.js asks once the user opens one of them or checks a run, and
+//! after each change from then on; a side that "Check a run" checks gets its verdict line). The sections (`static/sections.js`) ask `{id, query, action}`
 //! with `run-form`, `run`, `plan-form` or `plan` and get `{id, html}`; `{id, query, action: "fill", side, offer}`
 //! gets `{id, query}`, the page with that plan row's node in scenario `side` (no `query` when there is no such row).
 //! `{id, query, action: "fleet", files: [{name, text}]}` (several reports chosen or dropped at once) gets `{id,
@@ -76,15 +76,17 @@ fn main() {
         }
         if action.as_deref() == Some("details") {
             let [(a_traffic, a_layout), (b_traffic, b_layout)] = web::render::details_of_query(&query);
-            let verdict = |side: Side, traffic: web::html::Html| {
-                let mut h = report::with_evidence(|log, topo| web::run_section::verdict_line(&query, side, log, topo));
-                h.push(&traffic);
-                h
-            };
-            let (a_traffic, b_traffic) = (verdict(Side::A, a_traffic), verdict(Side::B, b_traffic));
-            for (key, html) in
-                [("a_traffic", a_traffic), ("a_layout", a_layout), ("b_traffic", b_traffic), ("b_layout", b_layout)]
-            {
+            let verdict =
+                |side: Side| report::with_evidence(|log, topo| web::run_section::verdict_line(&query, side, log, topo));
+            let (a_verdict, b_verdict) = (verdict(Side::A), verdict(Side::B));
+            for (key, html) in [
+                ("a_verdict", a_verdict),
+                ("a_traffic", a_traffic),
+                ("a_layout", a_layout),
+                ("b_verdict", b_verdict),
+                ("b_traffic", b_traffic),
+                ("b_layout", b_layout),
+            ] {
                 let _ = js_sys::Reflect::set(&out, &key.into(), &html.into_string().into());
             }
             // A worker that cannot post has no one to tell.
