@@ -121,7 +121,7 @@ page-size: dist
 	$(then-only)
 
 page-size-only:
-	./scripts/page-size.sh dist
+	$(CARGO) run -q -p tests --bin page-size
 
 bench:
 	$(CARGO) bench -p estimator-core --bench estimate

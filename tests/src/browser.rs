@@ -6,6 +6,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -22,6 +23,7 @@ pub fn dist_dir() -> PathBuf {
 /// is accepted under `/sub/` (`/sub/index.html` serves `index.html`), to check the page works under a sub-path.
 pub struct StaticServer {
     addr: SocketAddr,
+    served: Arc<Mutex<Vec<String>>>,
 }
 
 fn content_type(path: &Path) -> &'static str {
@@ -37,7 +39,7 @@ fn content_type(path: &Path) -> &'static str {
     }
 }
 
-fn serve_one(mut stream: TcpStream, root: &Path) -> std::io::Result<()> {
+fn serve_one(mut stream: TcpStream, root: &Path, served: &Mutex<Vec<String>>) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut request = String::new();
     reader.read_line(&mut request)?;
@@ -55,6 +57,9 @@ fn serve_one(mut stream: TcpStream, root: &Path) -> std::io::Result<()> {
     let safe = !rel.split('/').any(|p| p == "..");
     match std::fs::read(&file) {
         Ok(body) if safe => {
+            if let Ok(mut list) = served.lock() {
+                list.push(rel.clone());
+            }
             write!(
                 stream,
                 "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
@@ -77,16 +82,24 @@ impl StaticServer {
     pub fn start(root: PathBuf) -> std::io::Result<StaticServer> {
         let listener = TcpListener::bind("127.0.0.1:0")?;
         let addr = listener.local_addr()?;
+        let served = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&served);
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let root = root.clone();
+                let log = Arc::clone(&log);
                 std::thread::spawn(move || {
                     // A client that hangs up mid-response is not the page's problem.
-                    let _ = serve_one(stream, &root);
+                    let _ = serve_one(stream, &root, &log);
                 });
             }
         });
-        Ok(StaticServer { addr })
+        Ok(StaticServer { addr, served })
+    }
+
+    /// The files served so far (paths relative to the root, in the order asked, repeats kept), and forgets them.
+    pub fn take_served(&self) -> Vec<String> {
+        self.served.lock().map(|mut l| std::mem::take(&mut *l)).unwrap_or_default()
     }
 
     /// `http://127.0.0.1:PORT/` plus `path`.
@@ -128,6 +141,16 @@ impl Driver {
 
     /// A new headless Chromium session. `extra` are more Chromium flags (`--force-dark-mode`).
     pub async fn session(&self, extra: &[&str]) -> Result<Client, String> {
+        self.session_as(extra, None).await
+    }
+
+    /// A new headless Chromium session that emulates a phone's viewport of `width` x `height` CSS pixels (a
+    /// desktop window cannot be made narrower than about 500 px).
+    pub async fn phone_session(&self, width: u32, height: u32) -> Result<Client, String> {
+        self.session_as(&[], Some((width, height))).await
+    }
+
+    async fn session_as(&self, extra: &[&str], phone: Option<(u32, u32)>) -> Result<Client, String> {
         let profile = std::env::temp_dir().join(format!("page-test-profile-{}-{}", std::process::id(), self.port));
         let _ = std::fs::remove_dir_all(&profile);
         let mut args = vec![
@@ -140,11 +163,19 @@ impl Driver {
             "--disable-sync".to_string(),
             "--disable-quic".to_string(),
             "--no-first-run".to_string(),
-            "--window-size=1280,1000".to_string(),
             format!("--user-data-dir={}", profile.display()),
         ];
+        // 1280x1000 unless the caller sizes the window itself.
+        if !extra.iter().any(|a| a.starts_with("--window-size=")) {
+            args.push("--window-size=1280,1000".to_string());
+        }
         args.extend(extra.iter().map(|s| s.to_string()));
-        let caps = json!({ "goog:chromeOptions": { "args": args } });
+        let mut options = json!({ "args": args });
+        if let Some((width, height)) = phone {
+            options["mobileEmulation"] =
+                json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0, "mobile": true } });
+        }
+        let caps = json!({ "goog:chromeOptions": options });
         let Value::Object(caps) = caps else { return Err("capabilities are an object".into()) };
         ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
             .capabilities(caps)
