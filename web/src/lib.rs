@@ -14,6 +14,7 @@ pub mod form;
 pub mod html;
 pub mod plan_section;
 pub mod presets;
+pub mod protocol;
 pub mod render;
 pub mod report;
 pub mod result;

@@ -52,6 +52,43 @@ fn the_form_has_every_input_of_the_table_with_a_url_key() {
     assert!(!ScenarioForm::is_hardware(FormField::Tp) && !ScenarioForm::is_hardware(FormField::Busbw));
 }
 
+/// The worker's protocol: every request's action name reads back as that request, an unknown action is refused
+/// (never read as a file for "Your node"), and the details of the first load hold both sides' traffic tables.
+#[wasm_bindgen_test]
+fn the_worker_protocol_reads_each_request_and_answers_the_details() {
+    use wasm_bindgen::JsValue;
+    use web::protocol::{Reply, Request, answer};
+    let message = |pairs: &[(&str, &str)]| {
+        let m = js_sys::Object::new();
+        for (k, v) in pairs {
+            js_sys::Reflect::set(&m, &JsValue::from_str(k), &JsValue::from_str(v)).expect("set");
+        }
+        JsValue::from(m)
+    };
+    for r in [
+        Request::AcceptOffer,
+        Request::Nodes,
+        Request::Details,
+        Request::Run { form: true },
+        Request::Run { form: false },
+        Request::Plan { form: true },
+        Request::Plan { form: false },
+    ] {
+        let action = r.action().expect("an action");
+        let (_, query, read) = Request::from_js(&message(&[("action", action), ("query", "?a.nodes=4")]));
+        assert_eq!((query.as_str(), read), ("?a.nodes=4", Ok(r)));
+    }
+    let (_, _, read) = Request::from_js(&message(&[("action", "delete-everything")]));
+    assert!(read.is_err(), "{read:?}");
+    let (_, _, read) = Request::from_js(&message(&[("side", "b"), ("text", "{}")]));
+    assert!(matches!(read, Ok(Request::Load { side: Side::B, .. })), "{read:?}");
+    let Reply::Details(sides) = answer("", Request::Details) else { panic!("details") };
+    for d in &sides {
+        assert!(d.traffic.as_str().contains("<table") && d.layout.as_str().contains("Layout:"), "{d:?}");
+        assert!(d.verdict.as_str().is_empty(), "no run is checked");
+    }
+}
+
 /// A preset or first-load GPU that only resolved loosely (or fell back to generic figures) would estimate
 /// another GPU than the menu says.
 #[wasm_bindgen_test]
