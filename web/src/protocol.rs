@@ -126,8 +126,12 @@ impl Request {
                 size: size(get("size")),
                 text: text("text").unwrap_or_default(),
             }),
+            // `Array.from` throws on what is not iterable: a message without its files has none.
             Some("fleet") => Ok(Request::Fleet(
-                js_sys::Array::from(&get("files"))
+                Some(get("files"))
+                    .filter(js_sys::Array::is_array)
+                    .map(|f| js_sys::Array::from(&f))
+                    .unwrap_or_default()
                     .iter()
                     .map(|f| {
                         let of = |key: &str| js_sys::Reflect::get(&f, &JsValue::from_str(key)).unwrap_or_default();

@@ -89,6 +89,44 @@ fn the_worker_protocol_reads_each_request_and_answers_the_details() {
     }
 }
 
+/// The page's scripts ask the worker only what the protocol reads, and every request of the protocol is asked by
+/// one of them: boot.js and sections.js write the messages that `Request::from_js` reads.
+#[wasm_bindgen_test]
+fn the_page_scripts_ask_what_the_protocol_reads() {
+    use wasm_bindgen::JsValue;
+    use web::protocol::Request;
+    let scripts = [include_str!("../../static/boot.js"), include_str!("../../static/sections.js")].concat();
+    // The literal actions, and sections.js's `{ action: sec }` and `{ action: sec + "-form" }` for its sections.
+    let mut asked: Vec<String> =
+        scripts.split("action: \"").skip(1).filter_map(|rest| rest.split('"').next()).map(str::to_string).collect();
+    assert!(scripts.contains("action: sec }") && scripts.contains("action: sec + \"-form\""));
+    assert!(scripts.contains("for (const sec of [\"run\", \"plan\"])"), "sections.js's sections changed");
+    for sec in ["run", "plan"] {
+        asked.push(sec.to_string());
+        asked.push(format!("{sec}-form"));
+    }
+    for action in &asked {
+        let m = js_sys::Object::new();
+        js_sys::Reflect::set(&m, &JsValue::from_str("action"), &JsValue::from_str(action)).expect("set");
+        let (_, _, read) = Request::from_js(&m.into());
+        assert!(read.is_ok(), "the scripts ask '{action}', which the worker does not read");
+    }
+    for r in [
+        Request::Fleet(Vec::new()),
+        Request::AcceptOffer,
+        Request::Nodes,
+        Request::Details,
+        Request::Run { form: true },
+        Request::Run { form: false },
+        Request::Plan { form: true },
+        Request::Plan { form: false },
+        Request::Fill { side: Side::A, offer: String::new() },
+    ] {
+        let action = r.action().expect("an action").to_string();
+        assert!(asked.contains(&action), "no script asks '{action}'");
+    }
+}
+
 /// A preset or first-load GPU that only resolved loosely (or fell back to generic figures) would estimate
 /// another GPU than the menu says.
 #[wasm_bindgen_test]
