@@ -410,6 +410,13 @@ fn a_captured_one_gpu_vm_reports_and_estimates_as_what_it_is() {
     assert!(text.contains("Layout DDP, chosen"), "{text}");
     assert!(text.contains("On one node of 1 GPU (") && !text.contains("1 GPUs"), "{text}");
     assert!(text.contains("one GPU there is nothing to synchronise") && !text.contains("NVLink/NVSwitch"), "{text}");
+    // The command the text report suggests fits two of this node (70B would not: 16 bytes per parameter of
+    // model states on two 141 GB GPUs).
+    let out = cli().arg("report").arg("--root").arg(fixture("h200-vm")).output().expect("runs");
+    let hint = String::from_utf8_lossy(&out.stdout);
+    assert!(hint.contains("--params 13B --nodes 2"), "{hint}");
+    let out = cli().arg("report").arg("--root").arg(fixture("h100-ib-8x400")).output().expect("runs");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--params 70B --nodes 2"));
     // The same VM's own `nvidia-smi topo -m` (its header underlined with ANSI codes, as nvidia-smi prints it),
     // attached: the text report says so, and the JSON holds one GPU and no NIC.
     let topo = common::data("tool-outputs/nvidia-smi-topo-m_05_h200-vm-1gpu_this-project.txt");

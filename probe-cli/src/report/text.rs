@@ -181,7 +181,28 @@ pub fn render(r: &Report) -> String {
     let _ = writeln!(
         out,
         "Next     probe-cli report --json > node.json, then load it into the page, or run\n         \
-         probe-cli estimate step --report node.json --params 70B --nodes 2"
+         probe-cli estimate step --report node.json --params {} --nodes 2",
+        hint_params(r)
     );
     out
+}
+
+/// The largest of a few model sizes whose states fit two of this node in some layout (`choose_sync`), for the
+/// command the report suggests: 70B on two 8 x 80 GB nodes, 13B on two nodes of one 141 GB GPU. 7B when none
+/// fits or the node has no GPU the model knows.
+fn hint_params(r: &Report) -> &'static str {
+    const SIZES: [(&str, f64); 4] = [("70B", 70e9), ("13B", 13e9), ("7B", 7e9), ("1B", 1e9)];
+    if r.summary.gpus == 0 {
+        return "7B";
+    }
+    SIZES
+        .iter()
+        .find(|(_, params)| {
+            let mut input = estimator_core::ScenarioInput { params: *params, ..Default::default() };
+            r.summary.apply(&mut input);
+            input.nodes = 2;
+            input.adapters_per_node = input.adapters_per_node.max(1);
+            estimator_core::recommend::choose_sync(&input).is_ok_and(|(_, c)| c.fits)
+        })
+        .map_or("7B", |(name, _)| name)
 }
