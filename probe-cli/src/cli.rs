@@ -341,10 +341,7 @@ pub struct StepArgs {
     /// The reference question, as the page's first load asks it: 7B BF16 ZeRO-1 on 2 nodes of 8 H100, one 25 GbE
     /// port per node (no RDMA) against 8 x 400 Gb/s InfiniBand (scenario B), at 262,144 tokens per step and MFU
     /// 35%. The job and hardware flags do not apply with it.
-    #[arg(long, conflicts_with_all = ["params", "model", "sync", "nodes", "gpu", "gpus_per_node", "adapters",
-          "link_gbps", "fabric", "no_gdr", "report", "compute_ms", "tokens_per_step", "mfu", "vs_link_gbps",
-          "vs_fabric", "vs_adapters", "tp", "pp", "ep", "etp", "seq_len", "micro_batch_size", "micro_batches",
-          "dtype", "shard_group", "grad_accum_steps"])]
+    #[arg(long, conflicts_with_all = crate::flags::reference_conflicts(&["report", "vs_link_gbps", "vs_fabric", "vs_adapters"]))]
     pub reference: bool,
     /// The job.
     #[command(flatten)]

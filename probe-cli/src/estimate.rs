@@ -20,7 +20,8 @@ use crate::scenario::{flag, job_input, usage};
 /// The scenario `estimate step` describes, and with `--report` what it took from the report (one line each).
 fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>, LayoutSource), Failure> {
     if a.reference {
-        let s = Scenario::new(estimator_core::scenario::reference::reference_slow()).map_err(|e| usage(&e))?;
+        let s = Scenario::new(reference(a, estimator_core::scenario::reference::reference_slow()))
+            .map_err(|e| usage(&e))?;
         return Ok((s, Vec::new(), LayoutSource::Given));
     }
     // The compute from tokens and MFU (the defaults where not given), or the time given (`--compute-ms`).
@@ -67,10 +68,18 @@ struct VsDocument<'a> {
     comparison: &'a Comparison,
 }
 
+/// A side of the reference question with the one flag it takes, `--overlap` (clap refuses the others with it).
+fn reference(a: &StepArgs, mut input: ScenarioInput) -> ScenarioInput {
+    a.job.apply_except(&mut input, |i| i.field != Field::Overlap);
+    input
+}
+
 /// Scenario B: A with the `--vs-*` flags applied, if any was given.
 fn vs_scenario(a: &StepArgs, s: &Scenario) -> Result<Option<Scenario>, Failure> {
     if a.reference {
-        return Scenario::new(estimator_core::scenario::reference::reference_fast()).map(Some).map_err(|e| usage(&e));
+        return Scenario::new(reference(a, estimator_core::scenario::reference::reference_fast()))
+            .map(Some)
+            .map_err(|e| usage(&e));
     }
     if a.vs_link_gbps.is_none() && a.vs_fabric.is_none() && a.vs_adapters.is_none() {
         return Ok(None);

@@ -85,7 +85,8 @@ impl<R: Roles> Flags<R> {
     /// Writes every value given into `input`, except those `skip` names.
     pub fn apply_except(&self, input: &mut ScenarioInput, skip: impl Fn(&Input) -> bool) {
         for (i, v) in self.given.iter().filter(|(i, _)| !skip(i)) {
-            // The value came from the entry's own reader, so it is of the entry's kind.
+            // The value came from the entry's own reader, which gives only what its writer takes (a test in the
+            // table, `every_value_read_is_one_the_entry_writes`): this cannot fail.
             let _ = i.set(input, v);
         }
     }
@@ -94,6 +95,19 @@ impl<R: Roles> Flags<R> {
     pub fn apply(&self, input: &mut ScenarioInput) {
         self.apply_except(input, |_| false);
     }
+}
+
+/// Every flag `estimate step --reference` cannot be given with: the scenario's, which the reference question
+/// fixes, but `--overlap` (what the frameworks hide, asked of the same question: `make estimate ARGS="--overlap
+/// 0.5"`), and `extra` (the report, the comparison flags).
+pub fn reference_conflicts(extra: &[&str]) -> Vec<String> {
+    INPUTS
+        .iter()
+        .filter(|i| i.field != Field::Overlap)
+        .filter_map(|i| i.flag)
+        .map(id)
+        .chain(extra.iter().map(|e| e.to_string()))
+        .collect()
 }
 
 /// The flag's id in clap (the key with `_`, as clap derive names a field): `--gpus-per-node` is `gpus_per_node`.
@@ -156,8 +170,10 @@ fn arg(i: &'static Input) -> Arg {
     let arg = match i.kind {
         Kind::Switch if !takes_bool(i) => return arg.action(ArgAction::SetTrue),
         Kind::Switch => arg.num_args(0..=1).default_missing_value("true"),
-        // A minus sign reaches the reader, which says what is wrong with the value (`--params -7B`).
-        Kind::Count { .. } | Kind::Number { .. } | Kind::Share { .. } => arg.allow_hyphen_values(true),
+        // A minus sign reaches the reader, which says what is wrong with the value (`--params -7B`); a count or
+        // a plain number takes a negative number as its value, so `--tp --pp 2` still says --tp has none.
+        Kind::Number { notation: Notation::Count | Notation::Gbps, .. } => arg.allow_hyphen_values(true),
+        Kind::Count { .. } | Kind::Number { .. } | Kind::Share { .. } => arg.allow_negative_numbers(true),
         Kind::Choice { .. } | Kind::Text => arg,
     };
     let arg = arg.value_name(value_name(i)).action(ArgAction::Set).value_parser(move |s: &str| i.parse(s));

@@ -175,6 +175,28 @@ mod tests {
         }
     }
 
+    /// What the command line takes and refuses around the table's flags (each found in review): an empty compute
+    /// is refused, `--ring-factor` is a job flag (plan's, not allreduce's), a count without its value does not
+    /// swallow the next flag, and `--reference` takes `--overlap` and refuses the other scenario flags.
+    #[test]
+    fn the_command_line_takes_what_it_should_and_refuses_the_rest() {
+        use clap::Parser;
+        let parses = |args: &[&str]| Cli::try_parse_from(std::iter::once("probe-cli").chain(args.iter().copied()));
+        assert!(parses(&["estimate", "step", "--compute-ms="]).is_err());
+        assert!(parses(&["plan", "--tokens", "1T", "--ring-factor", "2"]).is_ok());
+        assert!(parses(&["estimate", "allreduce", "--bytes", "1G", "--ring-factor", "2"]).is_err());
+        let e = parses(&["estimate", "step", "--tp", "--pp", "2"]).expect_err("no value");
+        assert!(e.to_string().contains("a value is required for '--tp"), "{e}");
+        // A minus sign reaches the reader, which says what is wrong with the value.
+        let e = parses(&["estimate", "step", "--params", "-7B"]).expect_err("negative");
+        assert!(e.to_string().contains("invalid value '-7B' for '--params"), "{e}");
+        assert!(parses(&["estimate", "step", "--reference", "--overlap", "0.5"]).is_ok());
+        for flag in [["--bucket-bytes", "1MiB"], ["--measured-busbw-gbs", "300"], ["--tp", "2"]] {
+            let args = ["estimate", "step", "--reference", flag[0], flag[1]];
+            assert!(parses(&args).is_err(), "--reference with {}", flag[0]);
+        }
+    }
+
     /// The flags read into the model's input as the table reads them: a given value reaches its field, one not
     /// given keeps the default, and a switch's spelling (`--no-gdr`, `--overlap-grad-reduce false`) is honoured.
     #[test]

@@ -14,8 +14,8 @@ mod input;
 pub mod inputs;
 pub mod reference;
 
+use error::count;
 pub use error::{Field, Reason, ScenarioError, Shown, limits};
-use error::{count, err};
 pub(crate) use error::{count_in, range};
 pub use input::*;
 
@@ -72,9 +72,6 @@ impl Scenario {
         let nodes = count(Field::Nodes, input.nodes, 1, MAX_NODES)?;
         let gpus_per_node = count(Field::GpusPerNode, input.gpus_per_node, 1, MAX_GPUS_PER_NODE)?;
         let adapters_per_node = count(Field::AdaptersPerNode, input.adapters_per_node, 0, MAX_ADAPTERS_PER_NODE)?;
-        if nodes > 1 && adapters_per_node == 0 {
-            return Err(err(Field::AdaptersPerNode, Reason::NeedsAdapters));
-        }
 
         let gpu = gpu_lookup.spec();
         let mut warnings = Vec::new();

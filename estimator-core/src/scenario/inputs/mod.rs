@@ -9,7 +9,7 @@
 //! input is one entry here and one arm of `write`, plus its use in the model; a test here fails when a
 //! `ScenarioInput` key has no entry or an entry no writer, and one in each front end when it misses an entry.
 
-use super::error::{Shown, count, range};
+use super::error::{Reason, Shown, count, range};
 use super::{Algorithm, Field, GradDtype, ScenarioError};
 use super::{ScenarioInput, SyncStrategy};
 use crate::catalog::IntraNodeLink;
@@ -241,8 +241,17 @@ impl Input {
         }
     }
 
-    /// Checks the value in `input` against this input's bounds, with the error the model gives.
+    /// Checks the value in `input` against this input's bounds, with the error the model gives. Two rules of
+    /// the model stay beside the bounds, where the old checks had them: a job of several nodes needs an adapter
+    /// (checked with the adapters), and only HSDP has a shard group (`layout::resolve` checks it against the
+    /// data-parallel degree).
     pub fn check(&self, input: &ScenarioInput) -> Result<(), ScenarioError> {
+        if self.field == Field::ShardGroup && input.sync != SyncStrategy::Hsdp {
+            return Ok(());
+        }
+        if self.field == Field::AdaptersPerNode && input.nodes > 1 && input.adapters_per_node == 0 {
+            return Err(ScenarioError { field: self.field, reason: Reason::NeedsAdapters });
+        }
         match (self.kind, self.get(input)) {
             (Kind::Count { min, max }, Value::Count(v)) => count(self.field, v, min, max).map(|_| ()),
             (Kind::Number { min, max, unit, .. }, Value::Number(v)) => range(self.field, v, min, max, unit).map(|_| ()),
@@ -410,6 +419,9 @@ mod tests {
             let v = other(i);
             i.set(&mut input, &v).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(i.get(&input), v, "{:?}", i.field);
+            if !i.optional {
+                assert!(i.set(&mut input.clone(), &Value::Unset).is_err(), "{:?} is not optional", i.field);
+            }
             if i.role == Role::Compute {
                 continue;
             }
@@ -421,6 +433,40 @@ mod tests {
                 assert_eq!(i.get(&input), Value::Unset, "{:?}", i.field);
             } else {
                 assert!(i.set(&mut input, &Value::Unset).is_err(), "{:?} is not optional", i.field);
+            }
+        }
+    }
+
+    /// The model reports the first error in the order its checks always had: the adapters of a multi-node job
+    /// before the line rate, the adapters before the NVLink domain; a shard group only under HSDP.
+    #[test]
+    fn errors_come_in_the_models_order() {
+        use crate::scenario::Scenario;
+        let first = |i: ScenarioInput| Scenario::new(i).err().map(|e| (e.field, e.reason));
+        let two = ScenarioInput { nodes: 2, adapters_per_node: 0, link_gbps: 0.0, ..ScenarioInput::default() };
+        assert_eq!(first(two), Some((Field::AdaptersPerNode, Reason::NeedsAdapters)));
+        let both = ScenarioInput { nvlink_domain_gpus: Some(0), adapters_per_node: -1, ..ScenarioInput::default() };
+        assert_eq!(first(both).map(|e| e.0), Some(Field::AdaptersPerNode));
+        let ddp = ScenarioInput { sync: SyncStrategy::Ddp, shard_group: Some(0), ..ScenarioInput::default() };
+        assert_eq!(first(ddp), None, "a shard group means nothing without HSDP");
+        let hsdp = ScenarioInput { sync: SyncStrategy::Hsdp, shard_group: Some(0), ..ScenarioInput::default() };
+        assert_eq!(first(hsdp).map(|e| e.0), Some(Field::ShardGroup));
+    }
+
+    /// What an entry's reader gives, its writer takes: a front end that reads with `parse` and writes with `set`
+    /// (probe-cli's flags) never meets `WrongKind`.
+    #[test]
+    fn every_value_read_is_one_the_entry_writes() {
+        for i in &INPUTS {
+            let mut texts = vec!["", "1", "2.5", "7B", "true", "off", "h100", "-3"];
+            if let Kind::Choice { names } = i.kind {
+                texts.extend(names.iter().copied());
+            }
+            for t in texts {
+                if let Ok(v) = i.parse(t) {
+                    let mut input = ScenarioInput::default();
+                    assert!(i.set(&mut input, &v).is_ok(), "{:?} reads '{t}' as {v:?} but does not write it", i.field);
+                }
             }
         }
     }
@@ -439,6 +485,7 @@ mod tests {
         assert_eq!(of(Field::Nodes).parse("").expect_err("needed"), "enter a value");
         assert_eq!(of(Field::Gdr).parse("off"), Ok(Value::Switch(false)));
         assert!(of(Field::Mfu).parse("NaN").is_err());
+        assert_eq!(of(Field::ComputeMs).parse("").expect_err("needed"), "enter a value");
     }
 
     /// The model's range checks are the table's bounds: a value just outside each numeric input's bounds is
@@ -452,7 +499,8 @@ mod tests {
                 Kind::Number { max, .. } | Kind::Share { max, .. } => Value::Number(max * 2.0),
                 _ => continue,
             };
-            let mut input = ScenarioInput::default();
+            // A shard group is HSDP's.
+            let mut input = ScenarioInput { sync: SyncStrategy::Hsdp, ..ScenarioInput::default() };
             i.set(&mut input, &outside).expect("the right kind");
             let e = super::super::Scenario::new(input).expect_err("outside the bounds");
             assert_eq!(e.field, i.field, "{:?}: {e}", i.field);

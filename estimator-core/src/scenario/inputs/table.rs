@@ -129,7 +129,7 @@ pub static INPUTS: [Input; 40] = [
         url: Some("compute_ms"),
         role: Role::Compute,
         kind: Kind::Number { min: 0.0, max: limits::MAX_COMPUTE_MS, unit: " ms", notation: Notation::Plain },
-        optional: true,
+        optional: false,
         label: "Compute per step",
         help: help!("Compute time per optimizer step in milliseconds (instead of deriving it from tokens)."),
         get: |i| match i.compute {
@@ -144,7 +144,7 @@ pub static INPUTS: [Input; 40] = [
         url: Some("tokens"),
         role: Role::Compute,
         kind: Kind::Number { min: 1.0, max: limits::MAX_TOKENS_PER_STEP, unit: " tokens", notation: Notation::Count },
-        optional: true,
+        optional: false,
         label: "Tokens per optimizer step",
         help: help!(
             "Tokens per optimizer step across all GPUs (4Mi, 1e6; default 4Mi = 4,194,304, and 4M is \
@@ -162,7 +162,7 @@ pub static INPUTS: [Input; 40] = [
         url: Some("mfu"),
         role: Role::Compute,
         kind: Kind::Share { min: FRACTION, max: 1.0 },
-        optional: true,
+        optional: false,
         label: "MFU",
         help: help!("Model FLOPs utilisation for the derived compute time, 0..1."),
         get: |i| match i.compute {
@@ -235,22 +235,6 @@ pub static INPUTS: [Input; 40] = [
         label: "Intra-node link",
         help: help!("Intra-node link, when it differs from the GPU's usual one."),
         get: |i| i.intra_node.map_or(Value::Unset, |l| Value::Text(l.name().to_string())),
-    },
-    Input {
-        field: Field::NvlinkDomainGpus,
-        json: "nvlink_domain_gpus",
-        flag: Some("nvlink-domain-gpus"),
-        url: Some("domain"),
-        role: Role::Hardware,
-        kind: Kind::Count { min: 1, max: limits::MAX_NVLINK_DOMAIN_GPUS },
-        optional: true,
-        label: "NVLink domain (empty: the node)",
-        help: help!(
-            "GPUs in one NVLink domain, whole nodes of them: 72 for a GB200/GB300 NVL72 rack of 18 trays of 4 \
-               GPUs, whose traffic between trays runs over NVLink, not the adapters. Default: the node, or the \
-               domain a report's NVML fabric information gives (this flag wins over it)."
-        ),
-        get: |i| opt_count(i.nvlink_domain_gpus),
     },
     Input {
         field: Field::AdaptersPerNode,
@@ -365,7 +349,7 @@ pub static INPUTS: [Input; 40] = [
         json: "ring_factor",
         flag: Some("ring-factor"),
         url: None,
-        role: Role::Tuning,
+        role: Role::Job,
         kind: Kind::Number { min: FRACTION, max: 2.0, unit: "", notation: Notation::Plain },
         optional: true,
         label: "Ring factor",
@@ -512,6 +496,22 @@ pub static INPUTS: [Input; 40] = [
         label: "HSDP shard group",
         help: help!("HSDP's shard group in GPUs (default: one node's data-parallel GPUs)."),
         get: |i| opt_count(i.shard_group),
+    },
+    Input {
+        field: Field::NvlinkDomainGpus,
+        json: "nvlink_domain_gpus",
+        flag: Some("nvlink-domain-gpus"),
+        url: Some("domain"),
+        role: Role::Hardware,
+        kind: Kind::Count { min: 1, max: limits::MAX_NVLINK_DOMAIN_GPUS },
+        optional: true,
+        label: "NVLink domain (empty: the node)",
+        help: help!(
+            "GPUs in one NVLink domain, whole nodes of them: 72 for a GB200/GB300 NVL72 rack of 18 trays of 4 \
+               GPUs, whose traffic between trays runs over NVLink, not the adapters. Default: the node, or the \
+               domain a report's NVML fabric information gives (this flag wins over it)."
+        ),
+        get: |i| opt_count(i.nvlink_domain_gpus),
     },
     Input {
         field: Field::ActivationCheckpointing,
