@@ -104,6 +104,8 @@ function drawNodes() {
   chartBusy = true;
   request({ action: "nodes" })
     .then((r) => {
+      // A worker that refused the request (one of another version) answers with html alone.
+      if (typeof r.svg !== "string") throw new Error("the worker did not draw it; reload the page");
       svg.innerHTML = r.svg;
       rows.innerHTML = r.rows;
     })
@@ -171,6 +173,7 @@ function drawDetails() {
   detailsBusy = true;
   request({ action: "details" })
     .then((r) => {
+      if (typeof r.a_traffic !== "string") throw new Error("the worker did not draw them; reload the page");
       [r.a_verdict, r.a_traffic, r.a_layout, r.b_verdict, r.b_traffic, r.b_layout].forEach((html, i) => {
         boxes[i].innerHTML = html;
       });

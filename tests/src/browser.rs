@@ -97,6 +97,11 @@ impl StaticServer {
         Ok(StaticServer { addr, served })
     }
 
+    /// How many files were served since the last `take_served`.
+    pub fn served_count(&self) -> usize {
+        self.served.lock().map(|l| l.len()).unwrap_or_default()
+    }
+
     /// The files served so far (paths relative to the root, in the order asked, repeats kept), and forgets them.
     pub fn take_served(&self) -> Vec<String> {
         self.served.lock().map(|mut l| std::mem::take(&mut *l)).unwrap_or_default()
