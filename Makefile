@@ -120,8 +120,10 @@ e2e-only:
 page-size: dist
 	$(then-only)
 
+# The packages and features of `make unit` (as e2e-only), so the binary it built is the one that runs.
 page-size-only:
-	$(CARGO) run -q -p tests --bin page-size
+	$(CARGO) build -q --workspace --exclude web --bins
+	./target/debug/page-size
 
 bench:
 	$(CARGO) bench -p estimator-core --bench estimate
