@@ -1,13 +1,21 @@
 //! estimator-core: a pure model of one distributed-training step, for deciding whether a job needs a fast fabric.
 //!
-//! It computes the gradient bytes, the ring all-reduce factor 2(N-1)/N, the bytes through each participant's link,
-//! the reference lower bound (bytes / one adapter's line rate), a realistic all-reduce time from the bottleneck bus
-//! bandwidth (intra-node NVLink/xGMI/PCIe, or adapters x line rate x fabric efficiency), bucketed synchronisation,
-//! compute, overlap, memory fit, and a single-node vs multi-node recommendation.
+//! What it models: the step of a job in a layout (DDP, ZeRO-1/2, ZeRO-3/FSDP, HSDP, with tensor, pipeline and
+//! expert parallelism placed as megatron-core places them, [`layout`]), every collective of that step timed at its
+//! size as NCCL's own cost model would run it ([`collective`], NCCL's tuning tables with their source lines), on the
+//! node's links and the fabric's adapters ([`fabric`], [`catalog`]); what the frameworks' schedule hides behind
+//! compute ([`schedule`]), the pipeline bubble, the wait for the slowest rank ([`straggler`]), the memory fit
+//! ([`memory`]), the step's range from its out-of-source accuracy ([`accuracy`]), and the reference arithmetic
+//! beside it (2 x the gradient bytes through one adapter's line rate). On top: the recommendation (one node or
+//! several, the smallest fabric, the layout, [`recommend`]), the rental plan over node offers ([`plan`],
+//! [`offer`]), the check of a measured run ([`run_check`]) and of a measured nccl-tests curve ([`health`]), the
+//! readers of tool outputs ([`import`]), the probe report's schema and readiness ([`report`]) and the fleet
+//! ([`fleet`]). Every scenario input is defined once, in [`scenario::inputs`].
 //!
-//! What it is not: a simulator of NCCL's algorithm choice, of congestion or of pipeline/tensor parallelism. It does no
-//! I/O, reads no clock, has no `unsafe` and no platform `cfg`, and builds for `wasm32-unknown-unknown` as well as
-//! native. Inputs are validated once by [`Scenario::new`]; every function that takes a [`Scenario`] is then total.
+//! What it is not: a packet-level simulator (no congestion, no topology beyond nodes, NVLink domains and
+//! adapters) or a compute model (the compute comes from MFU or is given). It does no I/O, reads no clock, has no
+//! `unsafe` and no platform `cfg`, and builds for `wasm32-unknown-unknown` as well as native. Inputs are validated
+//! once by [`Scenario::new`]; every function that takes a [`Scenario`] is then total.
 //!
 //! ```
 //! use estimator_core::{Scenario, ScenarioInput, estimate};

@@ -1,9 +1,11 @@
 //! probe-cli: the estimator in the terminal, and the probe of a rented node.
 //!
 //! `probe-cli report` reads the node's hardware into estimator-core's report; `probe-cli gather` captures what it
-//! read; `probe-cli schema` prints the report's JSON Schema. `probe-cli estimate step` and `probe-cli estimate
-//! allreduce` run estimator-core's model on flags (or on a report); `probe-cli import` reads tool outputs and
-//! `probe-cli health` judges a measured nccl-tests run. Text output by default, one JSON document on stdout with
+//! read; `probe-cli schema` prints the report's JSON Schema. `probe-cli estimate step`, `estimate collective` and
+//! `estimate allreduce` run estimator-core's model on flags (or on a report); `probe-cli import` reads tool
+//! outputs; `probe-cli health` judges a measured nccl-tests run, `check-run` a measured training step, `plan` a job
+//! on every node offer, and `fleet` many nodes' reports; `completions` and `man` write the shell's and man's forms
+//! of the flags. Text output by default, one JSON document on stdout with
 //! `--json`, diagnostics on stderr.
 //!
 //! Exit codes, the same for every command ([`ExitStatus`]): 0 when it ran and found nothing wrong; 1 when it ran
@@ -12,7 +14,8 @@
 //! A report is data, not a verdict: `report` and `gather` exit 0 whenever they wrote one, whatever its warnings.
 //!
 //! Each command is a module (`estimate` for `estimate step` and `estimate allreduce`, `catalog` for `estimate
-//! catalog`, `imports`, `health`, `node` for `report` and `schema`, `gather`); they share `cli` (the flags),
+//! catalog`, `imports`, `health`, `node` for `report` and `schema`, `gather`, `check_run`, `plan`, `fleet`,
+//! `shell`); they share `cli` (the flags), `flags` (the scenario's flags, built from the core's table of inputs),
 //! `scenario` (flags to the model's input), `files` (reading what the user gives), `output` (stdout and stderr),
 //! `outcome` (what a command returns) and `report` (the probe), and never use each other. Quantities in text output
 //! (times, sizes, rates, shares) are written through `estimator_core::human`, as the page writes them.
