@@ -18,28 +18,12 @@ pub(super) fn write(field: Field, i: &mut ScenarioInput, v: &Value) -> Option<()
                 Value::Unset => None,
                 v => Some(v.text()?.to_string()),
             };
-            Some(())
         }
-        Field::Params => {
-            i.params = v.number()?;
-            Some(())
-        }
-        Field::Dtype => {
-            i.dtype = GradDtype::parse(v.text()?)?;
-            Some(())
-        }
-        Field::Sync => {
-            i.sync = SyncStrategy::parse(v.text()?)?;
-            Some(())
-        }
-        Field::GradAccumSteps => {
-            i.grad_accum_steps = v.count()?;
-            Some(())
-        }
-        Field::BucketBytes => {
-            i.bucket_bytes = v.number()?;
-            Some(())
-        }
+        Field::Params => i.params = v.number()?,
+        Field::Dtype => i.dtype = GradDtype::parse(v.text()?)?,
+        Field::Sync => i.sync = SyncStrategy::parse(v.text()?)?,
+        Field::GradAccumSteps => i.grad_accum_steps = v.count()?,
+        Field::BucketBytes => i.bucket_bytes = v.number()?,
         Field::Compute => {
             i.compute = match (v.text()?, i.compute) {
                 ("tokens", c @ ComputeInput::Tokens { .. }) | ("given", c @ ComputeInput::Given { .. }) => c,
@@ -47,145 +31,48 @@ pub(super) fn write(field: Field, i: &mut ScenarioInput, v: &Value) -> Option<()
                 ("given", _) => ComputeInput::Given { ms: GIVEN_COMPUTE_MS },
                 _ => return None,
             };
-            Some(())
         }
-        Field::ComputeMs => {
-            i.compute = ComputeInput::Given { ms: v.number()? };
-            Some(())
-        }
-        Field::TokensPerStep => {
-            i.compute = ComputeInput::Tokens { tokens_per_step: v.number()?, mfu: tokens_mfu(i).1 };
-            Some(())
-        }
-        Field::Mfu => {
-            i.compute = ComputeInput::Tokens { tokens_per_step: tokens_mfu(i).0, mfu: v.number()? };
-            Some(())
-        }
-        Field::ActivationBytesPerGpu => {
-            i.activation_bytes_per_gpu = v.number()?;
-            Some(())
-        }
-        Field::Nodes => {
-            i.nodes = v.count()?;
-            Some(())
-        }
-        Field::Gpu => {
-            i.gpu = v.text()?.to_string();
-            Some(())
-        }
-        Field::GpusPerNode => {
-            i.gpus_per_node = v.count()?;
-            Some(())
-        }
+        Field::ComputeMs => i.compute = ComputeInput::Given { ms: v.number()? },
+        Field::TokensPerStep => i.compute = ComputeInput::Tokens { tokens_per_step: v.number()?, mfu: tokens_mfu(i).1 },
+        Field::Mfu => i.compute = ComputeInput::Tokens { tokens_per_step: tokens_mfu(i).0, mfu: v.number()? },
+        Field::ActivationBytesPerGpu => i.activation_bytes_per_gpu = v.number()?,
+        Field::Nodes => i.nodes = v.count()?,
+        Field::Gpu => i.gpu = v.text()?.to_string(),
+        Field::GpusPerNode => i.gpus_per_node = v.count()?,
         Field::IntraNode => {
             i.intra_node = match v {
                 Value::Unset => None,
                 v => Some(IntraNodeLink::parse(v.text()?)?),
             };
-            Some(())
         }
-        Field::NvlinkDomainGpus => {
-            i.nvlink_domain_gpus = set_opt_count(v)?;
-            Some(())
-        }
-        Field::AdaptersPerNode => {
-            i.adapters_per_node = v.count()?;
-            Some(())
-        }
-        Field::LinkGbps => {
-            i.link_gbps = v.number()?;
-            Some(())
-        }
-        Field::Fabric => {
-            i.fabric = Fabric::parse(v.text()?)?;
-            Some(())
-        }
-        Field::Gdr => {
-            i.gdr = v.switch()?;
-            Some(())
-        }
-        Field::Algorithm => {
-            i.algorithm = Algorithm::parse(v.text()?)?;
-            Some(())
-        }
-        Field::Overlap => {
-            i.overlap = set_opt_number(v)?;
-            Some(())
-        }
-        Field::LinkEfficiency => {
-            i.link_efficiency = set_opt_number(v)?;
-            Some(())
-        }
-        Field::LatencyUs => {
-            i.latency_us = set_opt_number(v)?;
-            Some(())
-        }
-        Field::RingFactor => {
-            i.ring_factor = set_opt_number(v)?;
-            Some(())
-        }
-        Field::MeasuredBusbwGbs => {
-            i.measured_busbw_gbs = set_opt_number(v)?;
-            Some(())
-        }
-        Field::TargetExposedShare => {
-            i.target_exposed_share = v.number()?;
-            Some(())
-        }
-        Field::Tp => {
-            i.tp = v.count()?;
-            Some(())
-        }
-        Field::Pp => {
-            i.pp = v.count()?;
-            Some(())
-        }
-        Field::Ep => {
-            i.ep = v.count()?;
-            Some(())
-        }
-        Field::Etp => {
-            i.etp = set_opt_count(v)?;
-            Some(())
-        }
-        Field::MicroBatches => {
-            i.micro_batches = set_opt_count(v)?;
-            Some(())
-        }
-        Field::SeqLen => {
-            i.seq_len = v.count()?;
-            Some(())
-        }
-        Field::MicroBatchSize => {
-            i.micro_batch_size = v.count()?;
-            Some(())
-        }
-        Field::ShardGroup => {
-            i.shard_group = set_opt_count(v)?;
-            Some(())
-        }
-        Field::ActivationCheckpointing => {
-            i.activation_checkpointing = v.switch()?;
-            Some(())
-        }
-        Field::TpOverlap => {
-            i.tp_overlap = v.switch()?;
-            Some(())
-        }
-        Field::EpOverlap => {
-            i.ep_overlap = v.switch()?;
-            Some(())
-        }
-        Field::OverlapGradReduce => {
-            i.overlap_grad_reduce = v.switch()?;
-            Some(())
-        }
-        Field::OverlapParamGather => {
-            i.overlap_param_gather = v.switch()?;
-            Some(())
-        }
-        _ => None,
+        Field::NvlinkDomainGpus => i.nvlink_domain_gpus = set_opt_count(v)?,
+        Field::AdaptersPerNode => i.adapters_per_node = v.count()?,
+        Field::LinkGbps => i.link_gbps = v.number()?,
+        Field::Fabric => i.fabric = Fabric::parse(v.text()?)?,
+        Field::Gdr => i.gdr = v.switch()?,
+        Field::Algorithm => i.algorithm = Algorithm::parse(v.text()?)?,
+        Field::Overlap => i.overlap = set_opt_number(v)?,
+        Field::LinkEfficiency => i.link_efficiency = set_opt_number(v)?,
+        Field::LatencyUs => i.latency_us = set_opt_number(v)?,
+        Field::RingFactor => i.ring_factor = set_opt_number(v)?,
+        Field::MeasuredBusbwGbs => i.measured_busbw_gbs = set_opt_number(v)?,
+        Field::TargetExposedShare => i.target_exposed_share = v.number()?,
+        Field::Tp => i.tp = v.count()?,
+        Field::Pp => i.pp = v.count()?,
+        Field::Ep => i.ep = v.count()?,
+        Field::Etp => i.etp = set_opt_count(v)?,
+        Field::MicroBatches => i.micro_batches = set_opt_count(v)?,
+        Field::SeqLen => i.seq_len = v.count()?,
+        Field::MicroBatchSize => i.micro_batch_size = v.count()?,
+        Field::ShardGroup => i.shard_group = set_opt_count(v)?,
+        Field::ActivationCheckpointing => i.activation_checkpointing = v.switch()?,
+        Field::TpOverlap => i.tp_overlap = v.switch()?,
+        Field::EpOverlap => i.ep_overlap = v.switch()?,
+        Field::OverlapGradReduce => i.overlap_grad_reduce = v.switch()?,
+        Field::OverlapParamGather => i.overlap_param_gather = v.switch()?,
+        _ => return None,
     }
+    Some(())
 }
 
 /// An optional count from a value: `Some(None)` for `Unset`.
