@@ -229,6 +229,18 @@ pub fn plural(n: u64, word: &str) -> String {
     if n == 1 { format!("1 {word}") } else { format!("{} {word}s", count(n as f64)) }
 }
 
+/// A value a person gave, echoed in an error: plain for ordinary magnitudes, scientific for huge or tiny ones,
+/// and said, not drawn, when it is no number (`NaN, not a number`, `infinity`): NaN is not a dash.
+pub fn echoed(v: f64) -> String {
+    if v.is_nan() {
+        "NaN, not a number".to_string()
+    } else if v.is_infinite() {
+        (if v > 0.0 { "infinity" } else { "minus infinity" }).to_string()
+    } else {
+        sig(v, 6)
+    }
+}
+
 /// A ratio: `1.9x`, `12x`.
 pub fn times(r: f64) -> String {
     format!("{}x", num(r, 1))

@@ -162,6 +162,30 @@ fn split(s: &str) -> Result<(f64, String, String), QuantityError> {
     Ok((v, t.get(end..).unwrap_or_default().trim().to_string(), t))
 }
 
+/// A finite plain number as a person types it (`0.4`, `1e3`, ` 25 `), read by [`parse_number`]; the error says why
+/// in words (the form's and the flags' readers both use it).
+pub fn parse_finite(s: &str) -> Result<f64, String> {
+    let t = s.trim();
+    match parse_number(t) {
+        Some(v) if v.is_finite() => Ok(v),
+        Some(v) => Err(format!("must be a finite number (got {})", crate::human::echoed(v))),
+        None => Err(format!("'{t}' is not a number")),
+    }
+}
+
+/// A whole number (`8`, `4e3`), at most 1e15 in size, so that it converts to `i64` exactly.
+pub fn parse_whole(s: &str) -> Result<i64, String> {
+    let v = parse_finite(s)?;
+    let t = s.trim();
+    if v.fract() != 0.0 {
+        return Err(format!("must be a whole number (got {t})"));
+    }
+    if v.abs() > 1e15 {
+        return Err(format!("must be at most 1e15 (got {t})"));
+    }
+    Ok(v as i64)
+}
+
 /// A count with an optional decimal suffix: `7e9`, `7B`, `70b`, `1.5T`, `4M`, `500k` (B or G = 1e9), or a
 /// binary one, as token budgets are often powers of two: `4Mi` = 4,194,304 = 2^22 (the default tokens per step),
 /// `512Ki`, `1Gi`.

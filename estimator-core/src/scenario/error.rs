@@ -192,14 +192,7 @@ pub struct Shown(pub f64);
 
 impl fmt::Display for Shown {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Said, not drawn: an error echoes what the user gave, and NaN is not a dash.
-        if self.0.is_nan() {
-            f.write_str("NaN, not a number")
-        } else if self.0.is_infinite() {
-            f.write_str(if self.0 > 0.0 { "infinity" } else { "minus infinity" })
-        } else {
-            f.write_str(&crate::human::sig(self.0, 6))
-        }
+        f.write_str(&crate::human::echoed(self.0))
     }
 }
 

@@ -526,28 +526,18 @@ fn quantity(t: &str) -> Result<f64, String> {
 }
 
 fn number(t: &str) -> Result<f64, String> {
-    let t = t.trim();
-    if t.is_empty() {
+    if t.trim().is_empty() {
         return Err("enter a value".to_string());
     }
     // The core's reader: the standard library's float parser would add 12 KB to the first load.
-    match parse_number(t) {
-        Some(v) if v.is_finite() => Ok(v),
-        Some(_) => Err(format!("'{t}' is not a finite number")),
-        None => Err(format!("'{t}' is not a number")),
-    }
+    estimator_core::quantity::parse_finite(t)
 }
 
 fn whole(t: &str) -> Result<f64, String> {
-    let v = number(t)?;
-    if v.fract() != 0.0 {
-        return Err(format!("must be a whole number (got {})", t.trim()));
+    if t.trim().is_empty() {
+        return Err("enter a value".to_string());
     }
-    // The model's limits are far inside i64; this only keeps the conversion exact for absurd input.
-    if v.abs() > 1e15 {
-        return Err(format!("must be at most 1e15 (got {})", t.trim()));
-    }
-    Ok(v)
+    estimator_core::quantity::parse_whole(t).map(|v| v as f64)
 }
 
 fn flag(v: &str) -> Option<bool> {
