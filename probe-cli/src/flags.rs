@@ -66,7 +66,7 @@ pub type ComputeFlags = Flags<Compute>;
 impl<R: Roles> Flags<R> {
     /// The inputs of this group that have a flag.
     fn inputs() -> impl Iterator<Item = &'static Input> {
-        INPUTS.iter().filter(|i| R::holds(i.role) && i.flag.is_some())
+        INPUTS.iter().filter(|i| R::holds(i.role) && i.flag.get().is_some())
     }
 
     /// The value given for `field`, if its flag was given.
@@ -104,7 +104,7 @@ pub fn reference_conflicts(extra: &[&str]) -> Vec<String> {
     INPUTS
         .iter()
         .filter(|i| i.field != Field::Overlap)
-        .filter_map(|i| i.flag)
+        .filter_map(|i| i.flag.get())
         .map(id)
         .chain(extra.iter().map(|e| e.to_string()))
         .collect()
@@ -152,7 +152,7 @@ fn value_name(i: &Input) -> String {
         Kind::Number { notation: Notation::Count, .. } => "COUNT".to_string(),
         Kind::Number { notation: Notation::Bytes, .. } => "SIZE".to_string(),
         Kind::Number { notation: Notation::Gbps, .. } => "GBPS".to_string(),
-        Kind::Number { .. } | Kind::Share { .. } => id(i.flag.unwrap_or("value")).to_ascii_uppercase(),
+        Kind::Number { .. } | Kind::Share { .. } => id(i.flag.get().unwrap_or("value")).to_ascii_uppercase(),
         Kind::Choice { names } => names.join("|"),
         Kind::Switch => "true|false".to_string(),
         Kind::Text => "NAME".to_string(),
@@ -161,7 +161,7 @@ fn value_name(i: &Input) -> String {
 
 /// The clap argument of one entry.
 fn arg(i: &'static Input) -> Arg {
-    let flag = i.flag.unwrap_or_default();
+    let flag = i.flag.get().unwrap_or_default();
     let mut help = i.help.to_string();
     if let Some(d) = shown_default(i) {
         help.push_str(&format!(" [default: {d}]"));
@@ -200,14 +200,14 @@ impl<R: Roles> FromArgMatches for Flags<R> {
     fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
         let mut given = Vec::new();
         for i in Self::inputs() {
-            let key = id(i.flag.unwrap_or_default());
+            let key = id(i.flag.get().unwrap_or_default());
             if m.value_source(&key) != Some(ValueSource::CommandLine) {
                 continue;
             }
             let value = match i.kind {
                 Kind::Switch if !takes_bool(i) => {
                     // `--no-gdr` turns it off; the others turn theirs on.
-                    let negated = i.flag.is_some_and(|f| f.starts_with("no-"));
+                    let negated = i.flag.get().is_some_and(|f| f.starts_with("no-"));
                     Value::Switch(m.get_flag(&key) != negated)
                 }
                 _ => match m.get_one::<Value>(&key) {

@@ -71,7 +71,7 @@ fn assumed_fixed(report: &serde_json::Value) -> Vec<String> {
 pub fn flag(field: Field) -> String {
     if let Some(i) = inputs::input(field) {
         // The compute's kind has no flag of its own: which flag is given chooses it.
-        return format!("--{}", i.flag.unwrap_or("compute-ms"));
+        return format!("--{}", i.flag.get().unwrap_or("compute-ms"));
     }
     match field {
         Field::Bytes => "--bytes",
@@ -110,7 +110,7 @@ pub fn apply_cluster(
     if let Some(summary) = summary {
         let taken = summary.apply(input);
         // The flags a report does not replace apply over it (`--nvlink-domain-gpus` wins over NVML's domain).
-        flags.apply_except(input, |i| i.from_report());
+        flags.apply_except(input, |i| i.from_report);
         return Ok(taken);
     }
     // On one node the adapters are 0 unless given: nothing crosses a network.
@@ -167,7 +167,7 @@ mod tests {
         let step = flags_of("step");
         let allreduce = flags_of("allreduce");
         for i in &inputs::INPUTS {
-            let Some(f) = i.flag else { continue };
+            let Some(f) = i.flag.get() else { continue };
             assert!(step.contains(&format!("--{f}")), "{:?}: --{f} is not a flag of estimate step", i.field);
             if matches!(i.role, inputs::Role::Hardware | inputs::Role::Tuning | inputs::Role::Nodes) {
                 assert!(allreduce.contains(&format!("--{f}")), "{:?}: --{f} is not a flag of allreduce", i.field);

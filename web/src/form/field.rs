@@ -122,7 +122,7 @@ impl FormField {
 
     /// The URL key and id suffix: the table's.
     pub fn key(self) -> &'static str {
-        self.input().url.unwrap_or("")
+        self.input().url.get().unwrap_or("")
     }
 
     /// Whether the field describes the hardware (or node count) a measured bus bandwidth was measured on: the

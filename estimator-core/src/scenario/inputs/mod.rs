@@ -9,12 +9,12 @@
 //! input is one entry here and one arm of `write`, plus its use in the model; a test here fails when a
 //! `ScenarioInput` key has no entry or an entry no writer, and one in each front end when it misses an entry.
 
-use super::error::{Reason, Shown, count, range};
+use super::error::{Reason, count, range};
 use super::{Algorithm, Field, GradDtype, ScenarioError};
 use super::{ScenarioInput, SyncStrategy};
 use crate::catalog::IntraNodeLink;
 use crate::fabric::Fabric;
-use crate::quantity::{parse_bytes, parse_count, parse_gbps, parse_number};
+use crate::quantity::{parse_bytes, parse_count, parse_finite, parse_gbps, parse_whole};
 
 /// A help text, kept where a front end shows it: with the `help` feature (probe-cli's flags). The page shows its
 /// labels, and without the feature the texts stay out of its first load.
@@ -154,6 +154,26 @@ impl Value {
     }
 }
 
+/// Where an input is named in a front end: its key there (`link-gbps`, `link`), or why that front end has
+/// none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Key {
+    /// The key.
+    At(&'static str),
+    /// Why there is none (empty without the `help` feature).
+    Not(&'static str),
+}
+
+impl Key {
+    /// The key, if there is one.
+    pub fn get(self) -> Option<&'static str> {
+        match self {
+            Key::At(k) => Some(k),
+            Key::Not(_) => None,
+        }
+    }
+}
+
 /// A value of the wrong kind for an input (`Input::set`): a front end's mistake, not a user's.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("{field}: {value:?} is not a value of this input")]
@@ -171,13 +191,14 @@ pub struct Input {
     pub field: Field,
     /// Its path in a `ScenarioInput`'s JSON (`compute.ms` inside the compute object).
     pub json: &'static str,
-    /// Its probe-cli flag, without `--`; `None` where no flag sets it (then [`Input::no_flag`] says why).
-    pub flag: Option<&'static str>,
-    /// Its key in the page's URL (`a.link=25`) and element ids (`a-link`); `None` where the page has no field for
-    /// it (then [`Input::no_url`] says why).
-    pub url: Option<&'static str>,
+    /// Its probe-cli flag, without `--`, or why no flag sets it.
+    pub flag: Key,
+    /// Its key in the page's URL (`a.link=25`) and element ids (`a-link`), or why the page has no field for it.
+    pub url: Key,
     /// What it describes.
     pub role: Role,
+    /// Whether a probe report's summary sets it (`Summary::apply`), so that `--report` replaces its flag.
+    pub from_report: bool,
     /// Its kind and bounds.
     pub kind: Kind,
     /// Whether it may be unset (`None` in the input, an empty field on the page): the model's own figure.
@@ -218,17 +239,17 @@ impl Input {
             return if self.optional { Ok(Value::Unset) } else { Err("enter a value".to_string()) };
         }
         match self.kind {
-            Kind::Count { .. } => whole(t).map(Value::Count),
+            Kind::Count { .. } => parse_whole(t).map(Value::Count),
             Kind::Number { notation, .. } => {
                 let v = match notation {
-                    Notation::Plain => plain(t),
+                    Notation::Plain => parse_finite(t),
                     Notation::Count => parse_count(t).map_err(|e| e.to_string()),
                     Notation::Bytes => parse_bytes(t).map_err(|e| e.to_string()),
                     Notation::Gbps => parse_gbps(t).map_err(|e| e.to_string()),
                 }?;
                 Ok(Value::Number(v))
             }
-            Kind::Share { .. } => plain(t).map(Value::Number),
+            Kind::Share { .. } => parse_finite(t).map(Value::Number),
             Kind::Choice { names } => choice(self.field, t)
                 .map(|n| Value::Text(n.to_string()))
                 .ok_or_else(|| format!("unknown value (use {})", names.join(", "))),
@@ -259,37 +280,6 @@ impl Input {
             _ => Ok(()),
         }
     }
-
-    /// Why an input without a flag has none.
-    pub fn no_flag(&self) -> Option<&'static str> {
-        match self.field {
-            Field::Compute => Some("chosen by which is given: --compute-ms, or --tokens-per-step and --mfu"),
-            _ => None,
-        }
-    }
-
-    /// Why an input without a field on the page has none.
-    pub fn no_url(&self) -> Option<&'static str> {
-        Some(match self.field {
-            Field::ShardGroup => "HSDP's shard group is one node's data-parallel GPUs on the page",
-            Field::IntraNode => "the page takes each GPU's usual intra-node link from the catalog",
-            Field::Algorithm => "the page models NCCL's default choice",
-            Field::TpOverlap | Field::EpOverlap => "the page leaves tensor- and expert-parallel traffic exposed",
-            Field::RingFactor => "the reference arithmetic shows the ring factor; the model uses 2(N-1)/N",
-            Field::BucketBytes => "the page keeps DDP's default 25 MiB buckets",
-            Field::ActivationBytesPerGpu => "the page sizes activations from the model's shape",
-            Field::TargetExposedShare => "the page's recommendation keeps exposed communication under 10%",
-            _ => return None,
-        })
-    }
-
-    /// Whether a probe report's summary sets it (`Summary::apply`), so that `--report` replaces its flag.
-    pub fn from_report(&self) -> bool {
-        matches!(
-            self.field,
-            Field::Gpu | Field::GpusPerNode | Field::AdaptersPerNode | Field::LinkGbps | Field::Fabric | Field::Gdr
-        )
-    }
 }
 
 /// The entry of `field`, if it is a scenario input.
@@ -299,7 +289,7 @@ pub fn input(field: Field) -> Option<&'static Input> {
 
 /// The entry whose URL key on the page is `key`.
 pub fn by_url(key: &str) -> Option<&'static Input> {
-    INPUTS.iter().find(|i| i.url == Some(key))
+    INPUTS.iter().find(|i| i.url.get() == Some(key))
 }
 
 /// Checks every input of `input` against its bounds, in the table's order: the model's range checks.
@@ -327,27 +317,6 @@ fn choice(field: Field, s: &str) -> Option<&'static str> {
         },
         _ => None,
     }
-}
-
-fn plain(t: &str) -> Result<f64, String> {
-    // The core's reader: the standard library's float parser would add 12 KB to the page's first load.
-    match parse_number(t) {
-        Some(v) if v.is_finite() => Ok(v),
-        Some(v) => Err(format!("must be a finite number (got {})", Shown(v))),
-        None => Err(format!("'{t}' is not a number")),
-    }
-}
-
-fn whole(t: &str) -> Result<i64, String> {
-    let v = plain(t)?;
-    if v.fract() != 0.0 {
-        return Err(format!("must be a whole number (got {t})"));
-    }
-    // Far outside every bound, and inside i64: the conversion stays exact.
-    if v.abs() > 1e15 {
-        return Err(format!("must be at most 1e15 (got {t})"));
-    }
-    Ok(v as i64)
 }
 
 #[cfg(test)]
@@ -383,14 +352,10 @@ mod tests {
         assert_eq!(keys, table, "ScenarioInput's JSON keys and the table's differ: add an entry (or remove one)");
         let fields: BTreeSet<&str> = INPUTS.iter().map(|i| i.field.key()).collect();
         assert_eq!(fields.len(), INPUTS.len(), "two entries name one field");
-        let urls: Vec<&str> = INPUTS.iter().filter_map(|i| i.url).collect();
+        let urls: Vec<&str> = INPUTS.iter().filter_map(|i| i.url.get()).collect();
         assert_eq!(urls.iter().collect::<BTreeSet<_>>().len(), urls.len(), "two entries share a URL key");
-        let flags: Vec<&str> = INPUTS.iter().filter_map(|i| i.flag).collect();
+        let flags: Vec<&str> = INPUTS.iter().filter_map(|i| i.flag.get()).collect();
         assert_eq!(flags.iter().collect::<BTreeSet<_>>().len(), flags.len(), "two entries share a flag");
-        for i in &INPUTS {
-            assert!(i.flag.is_some() != i.no_flag().is_some(), "{:?}: a flag, or why not", i.field);
-            assert!(i.url.is_some() != i.no_url().is_some(), "{:?}: a URL key, or why not", i.field);
-        }
     }
 
     /// Each entry reads and writes its own field: setting a value changes what `get` returns and nothing the
