@@ -95,6 +95,17 @@ pub enum Reply {
     Refused(String),
 }
 
+/// The requests that are their action name alone (no other field): what `{action: "nodes"}` and the like read as.
+pub const BY_ACTION: [Request; 7] = [
+    Request::AcceptOffer,
+    Request::Nodes,
+    Request::Details,
+    Request::Run { form: true },
+    Request::Run { form: false },
+    Request::Plan { form: true },
+    Request::Plan { form: false },
+];
+
 impl Request {
     /// The `action` name of a request on the wire (`None` for a file for "Your node").
     pub fn action(&self) -> Option<&'static str> {
@@ -144,18 +155,10 @@ impl Request {
                     .collect(),
             )),
             Some("fill") => Ok(Request::Fill { side: side(), offer: text("offer").unwrap_or_default() }),
-            Some(name) => [
-                Request::AcceptOffer,
-                Request::Nodes,
-                Request::Details,
-                Request::Run { form: true },
-                Request::Run { form: false },
-                Request::Plan { form: true },
-                Request::Plan { form: false },
-            ]
-            .into_iter()
-            .find(|r| r.action() == Some(name))
-            .ok_or_else(|| "the page asked for something this worker does not do; reload the page".to_string()),
+            Some(name) => BY_ACTION
+                .into_iter()
+                .find(|r| r.action() == Some(name))
+                .ok_or_else(|| "the page asked for something this worker does not do; reload the page".to_string()),
         };
         (get("id"), text("query").unwrap_or_default(), request)
     }

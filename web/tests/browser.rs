@@ -57,7 +57,7 @@ fn the_form_has_every_input_of_the_table_with_a_url_key() {
 #[wasm_bindgen_test]
 fn the_worker_protocol_reads_each_request_and_answers_the_details() {
     use wasm_bindgen::JsValue;
-    use web::protocol::{Reply, Request, answer};
+    use web::protocol::{BY_ACTION, Reply, Request, answer};
     let message = |pairs: &[(&str, &str)]| {
         let m = js_sys::Object::new();
         for (k, v) in pairs {
@@ -65,15 +65,7 @@ fn the_worker_protocol_reads_each_request_and_answers_the_details() {
         }
         JsValue::from(m)
     };
-    for r in [
-        Request::AcceptOffer,
-        Request::Nodes,
-        Request::Details,
-        Request::Run { form: true },
-        Request::Run { form: false },
-        Request::Plan { form: true },
-        Request::Plan { form: false },
-    ] {
+    for r in BY_ACTION {
         let action = r.action().expect("an action");
         let (_, query, read) = Request::from_js(&message(&[("action", action), ("query", "?a.nodes=4")]));
         assert_eq!((query.as_str(), read), ("?a.nodes=4", Ok(r)));
@@ -94,7 +86,7 @@ fn the_worker_protocol_reads_each_request_and_answers_the_details() {
 #[wasm_bindgen_test]
 fn the_page_scripts_ask_what_the_protocol_reads() {
     use wasm_bindgen::JsValue;
-    use web::protocol::Request;
+    use web::protocol::{BY_ACTION, Request};
     let scripts = [include_str!("../../static/boot.js"), include_str!("../../static/sections.js")].concat();
     // The literal actions, and sections.js's `{ action: sec }` and `{ action: sec + "-form" }` for its sections.
     let mut asked: Vec<String> =
@@ -111,17 +103,8 @@ fn the_page_scripts_ask_what_the_protocol_reads() {
         let (_, _, read) = Request::from_js(&m.into());
         assert!(read.is_ok(), "the scripts ask '{action}', which the worker does not read");
     }
-    for r in [
-        Request::Fleet(Vec::new()),
-        Request::AcceptOffer,
-        Request::Nodes,
-        Request::Details,
-        Request::Run { form: true },
-        Request::Run { form: false },
-        Request::Plan { form: true },
-        Request::Plan { form: false },
-        Request::Fill { side: Side::A, offer: String::new() },
-    ] {
+    let with_fields = [Request::Fleet(Vec::new()), Request::Fill { side: Side::A, offer: String::new() }];
+    for r in BY_ACTION.into_iter().chain(with_fields) {
         let action = r.action().expect("an action").to_string();
         assert!(asked.contains(&action), "no script asks '{action}'");
     }
