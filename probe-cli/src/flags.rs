@@ -130,7 +130,9 @@ fn shown_default(i: &Input) -> Option<String> {
     }
     Some(match (i.kind, i.default_value()) {
         (_, Value::Count(v)) => v.to_string(),
-        (Kind::Number { notation: Notation::Bytes, .. }, Value::Number(v)) => bytes(v),
+        (Kind::Number { notation: Notation::Bytes, .. }, Value::Number(v)) => {
+            human::binary(estimator_core::Bytes::new(v))
+        }
         (Kind::Number { notation: Notation::Count, .. }, Value::Number(v)) => human::params(v),
         (_, Value::Number(v)) => human::num(v, 3),
         (_, Value::Switch(true)) if takes_bool(i) => "true".to_string(),
@@ -138,12 +140,6 @@ fn shown_default(i: &Input) -> Option<String> {
         (_, Value::Text(t)) => t,
         (_, Value::Unset) => return None,
     })
-}
-
-/// Bytes as the flag takes them: `25MiB`, `0`.
-fn bytes(v: f64) -> String {
-    let mib = v / (1024.0 * 1024.0);
-    if v > 0.0 && mib.fract() == 0.0 { format!("{mib}MiB") } else { human::num(v, 0) }
 }
 
 fn value_name(i: &Input) -> String {
