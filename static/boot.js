@@ -39,19 +39,26 @@ function reportWorker() {
   }
   return worker;
 }
-// One request to the worker, with the URL's query, and its answer.
-async function request(message) {
+// One request to the worker (web/src/protocol.rs: `"nodes"`, `{ load: {...} }`), with the URL's query, and its reply
+// (`{kind, ...}`). A reply of another kind than `kinds` (a refusal, from a worker of another version) rejects.
+async function request(req, ...kinds) {
   const w = await reportWorker();
   const id = ++nextId;
-  return new Promise((resolve) => {
+  const { reply } = await new Promise((resolve) => {
     pending.set(id, resolve);
-    w.postMessage(Object.assign({ id, query: location.search }, message));
+    w.postMessage({ id, query: location.search, request: req });
   });
+  if (!reply || !kinds.includes(reply.kind)) {
+    const why = reply && reply.kind === "refused" ? reply.html.replace(/<[^>]*>/g, "") : "no answer";
+    throw new Error(why);
+  }
+  return reply;
 }
 async function send(message) {
   const status = document.getElementById("report-status");
   try {
-    const reply = await request(message);
+    // A status, the fleet's markup, or a refusal: each is markup for the status area.
+    const reply = await request(message, "status", "markup", "refused");
     status.innerHTML = reply.html;
     if (typeof reply.query === "string") {
       const q = reply.query ? "?" + reply.query : "";
@@ -69,7 +76,7 @@ function ask(message, reading) {
 }
 function loadReport(text, name, size) {
   const side = document.getElementById("report-side").value;
-  return ask({ side, name, size, text }, "Reading " + (name || "the pasted text") + "…");
+  return ask({ load: { side, name, size, text } }, "Reading " + (name || "the pasted text") + "…");
 }
 // One file fills a scenario; several are a fleet: the worker compares them (probe-cli fleet's table).
 async function loadFiles(files) {
@@ -83,7 +90,7 @@ async function loadFiles(files) {
   // A report is at most 1 MiB: a larger file is passed unread with its size, and the worker says so; at most 4096.
   const some = [...files].slice(0, 4096);
   const list = await Promise.all(some.map(async (f) => ({ name: f.name, size: f.size, text: f.size > 1 << 20 ? "" : await f.text() })));
-  return ask({ action: "fleet", files: list }, "Comparing " + list.length + " reports…");
+  return ask({ fleet: { files: list } }, "Comparing " + list.length + " reports…");
 }
 document.addEventListener("change", (e) => {
   if (e.target.id === "report-file") {
@@ -102,10 +109,8 @@ function drawNodes() {
   if (!svg || !rows || !chartVisible || !chartDirty || chartBusy) return;
   chartDirty = false;
   chartBusy = true;
-  request({ action: "nodes" })
+  request("nodes", "nodes")
     .then((r) => {
-      // A worker that refused the request (one of another version) answers with html alone.
-      if (typeof r.svg !== "string") throw new Error("the worker did not draw it; reload the page");
       svg.innerHTML = r.svg;
       rows.innerHTML = r.rows;
     })
@@ -171,10 +176,9 @@ function drawDetails() {
   if (compact || !detailsWanted || boxes.some((b) => !b) || !detailsDirty || detailsBusy) return;
   detailsDirty = false;
   detailsBusy = true;
-  request({ action: "details" })
+  request("details", "details")
     .then((r) => {
-      if (typeof r.a_traffic !== "string") throw new Error("the worker did not draw them; reload the page");
-      [r.a_verdict, r.a_traffic, r.a_layout, r.b_verdict, r.b_traffic, r.b_layout].forEach((html, i) => {
+      r.sides.flatMap((s) => [s.verdict, s.traffic, s.layout]).forEach((html, i) => {
         boxes[i].innerHTML = html;
       });
     })
@@ -231,7 +235,7 @@ document.addEventListener("click", (e) => {
     loadReport(document.getElementById("report-text").value, null, null);
   } else if (e.target.id === "report-offer") {
     e.target.disabled = true;
-    ask({ action: "offer" }, "Applying…");
+    ask("offer", "Applying…");
   }
 });
 // Embedded in another page: tell it the content's height, so its iframe can fit it (static/embed-resize.js).

@@ -19,7 +19,7 @@ export function start(request) {
     if (busy[sec]) return;
     busy[sec] = true;
     dirty[sec] = false;
-    request({ action: sec })
+    request({ [sec]: { form: false } }, "markup")
       .then((r) => {
         box.innerHTML = r.html;
       })
@@ -66,7 +66,7 @@ export function start(request) {
     const fill = e.target.closest && e.target.closest("[data-fill]");
     if (fill) {
       fill.disabled = true;
-      request({ action: "fill", side: fill.dataset.fill, offer: fill.dataset.offer })
+      request({ fill: { side: fill.dataset.fill, offer: fill.dataset.offer } }, "fill")
         .then((r) => {
           if (typeof r.query !== "string") throw new Error("the plan has no such row any more");
           history.replaceState(null, "", location.pathname + (r.query ? "?" + r.query : "") + location.hash);
@@ -89,7 +89,7 @@ export function start(request) {
   for (const sec of ["run", "plan"]) {
     const box = document.getElementById(sec + "-box");
     if (!box) continue;
-    request({ action: sec + "-form" }).then((r) => {
+    request({ [sec]: { form: true } }, "markup").then((r) => {
       box.innerHTML = r.html;
       refresh(sec);
     });

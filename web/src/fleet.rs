@@ -12,11 +12,23 @@ use crate::report::{getter, parse};
 /// The most reports one load compares (a cluster's worth; `probe-cli fleet` takes any number).
 pub const MAX_FILES: usize = 4096;
 
-/// The fleet of `files` (name, size when known, text) as status markup.
-pub fn table(files: &[(String, Option<usize>, String)]) -> Html {
+/// One file of a fleet: its name, its size in bytes when read from a file, and its text (empty when it was too
+/// large to read).
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
+pub struct File {
+    /// The file's name.
+    pub name: String,
+    /// Its size in bytes.
+    pub size: Option<usize>,
+    /// Its text.
+    pub text: String,
+}
+
+/// The fleet of `files` as status markup.
+pub fn table(files: &[File]) -> Html {
     let mut nodes = Vec::new();
     let mut skipped = Vec::new();
-    for (name, size, text) in files.iter().take(MAX_FILES) {
+    for File { name, size, text } in files.iter().take(MAX_FILES) {
         let node = name.strip_suffix(".json").unwrap_or(name);
         let read = match size {
             Some(n) if *n > MAX_REPORT_BYTES => Err(ReportError::too_large(*n)),

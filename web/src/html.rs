@@ -9,8 +9,10 @@
 
 use std::fmt::{self, Display, Write as _};
 
-/// HTML markup, built from the page's own templates and escaped text.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// HTML markup, built from the page's own templates and escaped text (a string in the worker's replies; never read
+/// back from one).
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(transparent)]
 pub struct Html(String);
 
 impl Html {

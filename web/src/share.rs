@@ -9,8 +9,9 @@
 
 use crate::form::{FormField, ScenarioForm};
 
-/// Which scenario.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Which scenario (`"a"` or `"b"` in the worker's messages).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Side {
     /// Scenario A (left).
     A,

@@ -52,61 +52,191 @@ fn the_form_has_every_input_of_the_table_with_a_url_key() {
     assert!(!ScenarioForm::is_hardware(FormField::Tp) && !ScenarioForm::is_hardware(FormField::Busbw));
 }
 
-/// The worker's protocol: every request's action name reads back as that request, an unknown action is refused
-/// (never read as a file for "Your node"), and the details of the first load hold both sides' traffic tables.
+/// One request of each kind: a kind added to `Request` fails to compile here until it is listed.
+fn every_request() -> Vec<web::protocol::Request> {
+    use web::fleet::File;
+    use web::protocol::Request;
+    let all = vec![
+        Request::Load { side: Side::B, name: Some("n.json".into()), size: Some(2), text: "{}".into() },
+        Request::Fleet { files: vec![File { name: "a.json".into(), size: None, text: "{}".into() }] },
+        Request::Offer,
+        Request::Nodes,
+        Request::Details,
+        Request::Run { form: true },
+        Request::Plan { form: false },
+        Request::Fill { side: Side::A, offer: "x".into() },
+    ];
+    for r in &all {
+        match r {
+            Request::Load { .. }
+            | Request::Fleet { .. }
+            | Request::Offer
+            | Request::Nodes
+            | Request::Details
+            | Request::Run { .. }
+            | Request::Plan { .. }
+            | Request::Fill { .. } => {}
+        }
+    }
+    all
+}
+
+/// A message as the page's scripts post it, from its JSON text.
+fn message(json: &str) -> wasm_bindgen::JsValue {
+    js_sys::JSON::parse(json).expect("JSON")
+}
+
+/// The worker's protocol: each request as the scripts write it reads back as that request, with its id and the
+/// page's query; an unknown action or a missing field is refused with the reason (never read as a file for "Your
+/// node"); a reply comes back as `{id, reply: {kind, ...}}`; the details of the first load hold both sides' traffic.
 #[wasm_bindgen_test]
 fn the_worker_protocol_reads_each_request_and_answers_the_details() {
     use wasm_bindgen::JsValue;
-    use web::protocol::{BY_ACTION, Reply, Request, answer};
-    let message = |pairs: &[(&str, &str)]| {
-        let m = js_sys::Object::new();
-        for (k, v) in pairs {
-            js_sys::Reflect::set(&m, &JsValue::from_str(k), &JsValue::from_str(v)).expect("set");
-        }
-        JsValue::from(m)
-    };
-    for r in BY_ACTION {
-        let action = r.action().expect("an action");
-        let (_, query, read) = Request::from_js(&message(&[("action", action), ("query", "?a.nodes=4")]));
-        assert_eq!((query.as_str(), read), ("?a.nodes=4", Ok(r)));
+    use web::protocol::{Reply, Request, answer, read_message, write_reply};
+    let cases = [
+        (r#""nodes""#, Request::Nodes),
+        (r#""offer""#, Request::Offer),
+        (r#""details""#, Request::Details),
+        (r#"{"run":{"form":true}}"#, Request::Run { form: true }),
+        (r#"{"plan":{"form":false}}"#, Request::Plan { form: false }),
+        (r#"{"fill":{"side":"b","offer":"x"}}"#, Request::Fill { side: Side::B, offer: "x".into() }),
+        (
+            r#"{"load":{"side":"a","text":"{}"}}"#,
+            Request::Load { side: Side::A, name: None, size: None, text: "{}".into() },
+        ),
+        (
+            r#"{"load":{"side":"b","name":"n.json","size":2,"text":"{}"}}"#,
+            Request::Load { side: Side::B, name: Some("n.json".into()), size: Some(2), text: "{}".into() },
+        ),
+        (
+            r#"{"fleet":{"files":[{"name":"n.json","size":null,"text":"{}"}]}}"#,
+            Request::Fleet { files: vec![web::fleet::File { name: "n.json".into(), size: None, text: "{}".into() }] },
+        ),
+    ];
+    for (json, want) in cases {
+        let (id, query, read) = read_message(&message(&format!(r#"{{"id":7,"query":"?a.nodes=4","request":{json}}}"#)));
+        assert_eq!((id.as_f64(), query.as_str(), read), (Some(7.0), "?a.nodes=4", Ok(want)), "{json}");
     }
-    let (_, _, read) = Request::from_js(&message(&[("action", "delete-everything")]));
-    assert!(read.is_err(), "{read:?}");
-    let (_, _, read) = Request::from_js(&message(&[("side", "b"), ("text", "{}")]));
-    assert!(matches!(read, Ok(Request::Load { side: Side::B, .. })), "{read:?}");
-    let Reply::Details(sides) = answer("", Request::Details) else { panic!("details") };
-    for d in &sides {
+    let bad = [
+        r#""delete-everything""#,
+        r#"{"run":{}}"#,
+        r#"{"side":"b","text":"{}"}"#,
+        r#"{"load":{"side":"c","text":""}}"#,
+        "3",
+    ];
+    for bad in bad {
+        let (_, _, read) = read_message(&message(&format!(r#"{{"id":1,"request":{bad}}}"#)));
+        let why = read.expect_err(bad);
+        assert!(why.contains("reload the page"), "{why}");
+    }
+    let details = answer("", Request::Details);
+    let Reply::Details { sides } = &details else { panic!("details") };
+    for d in sides {
         assert!(d.traffic.as_str().contains("<table") && d.layout.as_str().contains("Layout:"), "{d:?}");
         assert!(d.verdict.as_str().is_empty(), "no run is checked");
     }
+    // On the wire: what boot.js reads.
+    let get = |v: &JsValue, path: &str| {
+        path.split('.').fold(v.clone(), |at, k| js_sys::Reflect::get(&at, &JsValue::from_str(k)).expect("get"))
+    };
+    let out = write_reply(&JsValue::from(7), &details);
+    assert_eq!(get(&out, "id").as_f64(), Some(7.0));
+    assert_eq!(get(&out, "reply.kind").as_string().as_deref(), Some("details"));
+    assert_eq!(get(&out, "reply.sides.1.traffic").as_string().as_deref(), Some(sides[1].traffic.as_str()));
+    let none = write_reply(&JsValue::from(1), &Reply::Fill { query: None });
+    assert!(get(&none, "reply.query").is_undefined(), "no row: no query, as sections.js tests");
+    let refused = write_reply(&JsValue::from(1), &Reply::refused("<b>"));
+    assert_eq!(get(&refused, "reply.html").as_string().as_deref(), Some("<p class=\"error\">&lt;b&gt;</p>"));
 }
 
-/// The page's scripts ask the worker only what the protocol reads, and every request of the protocol is asked by
-/// one of them: boot.js and sections.js write the messages that `Request::from_js` reads.
+/// The page's scripts ask the worker only what the protocol reads and expect only the replies it writes, and every
+/// request of the protocol is asked by one of them.
 #[wasm_bindgen_test]
 fn the_page_scripts_ask_what_the_protocol_reads() {
     use wasm_bindgen::JsValue;
-    use web::protocol::{BY_ACTION, Request};
     let scripts = [include_str!("../../static/boot.js"), include_str!("../../static/sections.js")].concat();
-    // The literal actions, and sections.js's `{ action: sec }` and `{ action: sec + "-form" }` for its sections.
-    let mut asked: Vec<String> =
-        scripts.split("action: \"").skip(1).filter_map(|rest| rest.split('"').next()).map(str::to_string).collect();
-    assert!(scripts.contains("action: sec }") && scripts.contains("action: sec + \"-form\""));
+    // Each request the scripts write, by its first argument to `request(` or `ask(`: the variant it names.
+    let written = [
+        ("{ load: { side, name, size, text } }", "load"),
+        ("{ fleet: { files: list } }", "fleet"),
+        ("\"offer\"", "offer"),
+        ("\"nodes\"", "nodes"),
+        ("\"details\"", "details"),
+        ("{ [sec]: { form: false } }", "run plan"),
+        ("{ [sec]: { form: true } }", "run plan"),
+        ("{ fill: { side: fill.dataset.fill, offer: fill.dataset.offer } }", "fill"),
+    ];
     assert!(scripts.contains("for (const sec of [\"run\", \"plan\"])"), "sections.js's sections changed");
-    for sec in ["run", "plan"] {
-        asked.push(sec.to_string());
-        asked.push(format!("{sec}-form"));
+    let mut asked = Vec::new();
+    for call in scripts.split("request(").skip(1).chain(scripts.split(" ask(").skip(1)) {
+        let first = match call.strip_prefix('{') {
+            Some(_) => call.find(" }, ").map_or(call, |end| &call[..end + 2]),
+            None => call.split([',', ')']).next().unwrap_or(call),
+        };
+        // A definition's parameter or a request passed on is not one written.
+        if ["req", "message", "url"].contains(&first) || call.starts_with("message, ") {
+            continue;
+        }
+        let Some((_, names)) = written.iter().find(|(w, _)| *w == first) else {
+            panic!("the scripts write a request the test does not know: {first}")
+        };
+        asked.extend(names.split(' ').map(String::from));
     }
-    for action in &asked {
-        let m = js_sys::Object::new();
-        js_sys::Reflect::set(&m, &JsValue::from_str("action"), &JsValue::from_str(action)).expect("set");
-        let (_, _, read) = Request::from_js(&m.into());
-        assert!(read.is_ok(), "the scripts ask '{action}', which the worker does not read");
+    let tag = |r: &web::protocol::Request| {
+        let v = serde_wasm_bindgen::to_value(r).expect("a request");
+        let object: &js_sys::Object = v.unchecked_ref();
+        v.as_string().unwrap_or_else(|| js_sys::Object::keys(object).get(0).as_string().expect("a key"))
+    };
+    let names: Vec<String> = every_request().iter().map(tag).collect();
+    for a in &asked {
+        assert!(names.contains(a), "the scripts ask '{a}', which the worker does not read");
     }
-    let with_fields = [Request::Fleet(Vec::new()), Request::Fill { side: Side::A, offer: String::new() }];
-    for r in BY_ACTION.into_iter().chain(with_fields) {
-        let action = r.action().expect("an action").to_string();
-        assert!(asked.contains(&action), "no script asks '{action}'");
+    for n in &names {
+        assert!(asked.contains(n), "no script asks '{n}'");
+    }
+    // The reply kinds the scripts wait for (`request(req, "kind", ...)`) are kinds the worker writes.
+    use web::html::Html;
+    use web::protocol::{Reply, SideDetails};
+    let side = || SideDetails { verdict: Html::new(), traffic: Html::new(), layout: Html::new() };
+    let replies = [
+        Reply::Status { html: Html::new(), query: None },
+        Reply::Markup { html: Html::new() },
+        Reply::Nodes { svg: Html::new(), rows: Html::new() },
+        Reply::Details { sides: [side(), side()] },
+        Reply::Fill { query: None },
+        Reply::refused("x"),
+    ];
+    let kinds: Vec<String> = replies
+        .iter()
+        .map(|r| {
+            // A kind added to `Reply` fails to compile here until it is listed above.
+            match r {
+                Reply::Status { .. }
+                | Reply::Markup { .. }
+                | Reply::Nodes { .. }
+                | Reply::Details { .. }
+                | Reply::Fill { .. }
+                | Reply::Refused { .. } => {}
+            }
+            let v = serde_wasm_bindgen::to_value(r).expect("a reply");
+            js_sys::Reflect::get(&v, &JsValue::from_str("kind")).expect("kind").as_string().expect("a name")
+        })
+        .collect();
+    let mut expected = Vec::new();
+    for call in scripts.split("request(").skip(1) {
+        let args = call.split(')').next().unwrap_or("");
+        // After the request: its object literal, or a name.
+        let rest = match args.rfind('}') {
+            Some(end) if args.starts_with('{') => &args[end + 1..],
+            _ => args.split_once(',').map_or("", |(_, r)| r),
+        };
+        let kinds_of = rest.split(',').map(|k| k.trim().trim_matches('"').to_string());
+        // `...kinds` is the definition's own parameter.
+        expected.extend(kinds_of.filter(|k| !k.is_empty() && !k.starts_with("...")));
+    }
+    assert!(expected.len() >= 8, "{expected:?}");
+    for k in &expected {
+        assert!(kinds.contains(k), "the scripts wait for a '{k}' reply, which the worker never writes");
     }
 }
 
@@ -361,7 +491,8 @@ fn a_loaded_report_shows_what_keeps_the_node_from_being_ready() {
 
 #[wasm_bindgen_test]
 fn several_reports_are_a_fleet_with_its_odd_node_named() {
-    let files: Vec<(String, Option<usize>, String)> = [
+    use web::fleet::File;
+    let files: Vec<File> = [
         ("gpu-1.json", H100_REPORT),
         ("gpu-2.json", H100_REPORT),
         ("gpu-3.json", BAD_NODE_REPORT),
@@ -369,8 +500,8 @@ fn several_reports_are_a_fleet_with_its_odd_node_named() {
         ("<img src=x>.json", "[]"),
     ]
     .iter()
-    .map(|(n, t)| (n.to_string(), Some(t.len()), t.to_string()))
-    .chain(std::iter::once(("huge.json".to_string(), Some(5 << 20), String::new())))
+    .map(|(n, t)| File { name: n.to_string(), size: Some(t.len()), text: t.to_string() })
+    .chain(std::iter::once(File { name: "huge.json".to_string(), size: Some(5 << 20), text: String::new() }))
     .collect();
     let h = web::fleet::table(&files);
     for part in [
@@ -384,7 +515,7 @@ fn several_reports_are_a_fleet_with_its_odd_node_named() {
         assert!(h.contains(part), "{part} not in {}", h.as_str());
     }
     assert!(!h.contains("<img"), "a file name is text");
-    let none = web::fleet::table(&[("a.json".to_string(), None, "nope".to_string())]);
+    let none = web::fleet::table(&[File { name: "a.json".to_string(), size: None, text: "nope".to_string() }]);
     assert!(none.contains("None of the 1 files is a report"), "{}", none.as_str());
 }
 

@@ -7,19 +7,19 @@
 
 use wasm_bindgen::JsValue;
 use wasm_bindgen::prelude::*;
-use web::protocol::{Reply, Request, answer};
+use web::protocol::{Reply, answer, read_message, write_reply};
 
 fn main() {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply_to = scope.clone();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-        let (id, query, request) = Request::from_js(&ev.data());
+        let (id, query, request) = read_message(&ev.data());
         let reply = match request {
             Ok(r) => answer(&query, r),
-            Err(why) => Reply::Refused(why),
+            Err(why) => Reply::refused(&why),
         };
         // A worker that cannot post has no one to tell.
-        let _ = reply_to.post_message(&reply.to_js(&id));
+        let _ = reply_to.post_message(&write_reply(&id, &reply));
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
