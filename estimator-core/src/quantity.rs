@@ -21,7 +21,7 @@ pub enum QuantityError {
         allowed: &'static str,
     },
     /// A rate in bytes per second where a line rate in bits is wanted.
-    #[error("'{input}' is bytes per second: a link is sold in bits, and that is {bits} {}b/s (give 400, 400G or 400Gb/s)", &unit[..1])]
+    #[error("'{input}' is bytes per second: a link is sold in bits, and that is {bits} {}b/s (give 400, 400G or 400Gb/s)", unit.get(..1).unwrap_or_default())]
     BytesNotBits {
         /// The whole input.
         input: String,
