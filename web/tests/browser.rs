@@ -256,8 +256,9 @@ fn every_preset_and_first_load_gpu_is_a_catalog_key() {
 
 #[wasm_bindgen_test]
 fn bad_text_names_the_field_and_the_reason() {
-    let cases: [(FormField, &str, &str); 8] = [
+    let cases: [(FormField, &str, &str); 9] = [
         (FormField::Params, "", "enter a value"),
+        (FormField::Link, "50GB/s", "that is 400 Gb/s"),
         (FormField::Params, "abc", "not a number"),
         (FormField::Params, "-7B", "at least 0"),
         (FormField::Params, "1e20", "at most 1e14"),
@@ -285,6 +286,17 @@ fn bad_text_names_the_field_and_the_reason() {
     assert_eq!(fields, [FormField::Params, FormField::Nodes], "the model still checks the readable fields");
     assert!(f.set(FormField::Fabric, "carrier-pigeon").is_err());
     assert_eq!(f.fabric, ScenarioForm::page_a().fabric, "a refused select value keeps the old one");
+}
+
+/// A line rate reads as a port is sold, as the CLI's `--link-gbps` reads it (the table's reader).
+#[wasm_bindgen_test]
+fn a_line_rate_reads_with_its_unit() {
+    for (text, gbps) in [("400G", 400.0), ("400 Gb/s", 400.0), ("100GbE", 100.0), ("1.6T", 1600.0), ("25", 25.0)] {
+        let mut f = ScenarioForm::page_a();
+        f.set(FormField::Link, text).expect("text");
+        let s = f.to_scenario().unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        assert_eq!(s.input().link_gbps, gbps, "{text}");
+    }
 }
 
 #[wasm_bindgen_test]

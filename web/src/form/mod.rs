@@ -380,7 +380,7 @@ impl ScenarioForm {
         let nodes = grab(FormField::Nodes, whole(&self.nodes), d.nodes as f64);
         let adapters = grab(FormField::Adapters, whole(&self.adapters), d.adapters_per_node as f64);
         let domain = optional(&self.domain).map(|t| grab(FormField::Domain, whole(t), gpus_per_node) as i64);
-        let link_gbps = grab(FormField::Link, number(&self.link_gbps), d.link_gbps);
+        let link_gbps = grab(FormField::Link, rate(&self.link_gbps), d.link_gbps);
         let overlap = optional(&self.overlap_pct).map(|t| grab(FormField::Overlap, percent(t, 0.0), 0.0));
         let mut degree = |f: FormField, t: &str, fallback: i64| grab(f, whole(t), fallback as f64) as i64;
         let tp = degree(FormField::Tp, &self.tp, d.tp);
@@ -520,6 +520,14 @@ fn optional(t: &str) -> Option<&str> {
 
 fn quantity(t: &str) -> Result<f64, String> {
     parse_count(t).map_err(|e| match e {
+        estimator_core::quantity::QuantityError::Empty => "enter a value".to_string(),
+        other => other.to_string(),
+    })
+}
+
+/// A line rate as the table's reader takes it: `400`, `400G`, `400Gb/s`, `100GbE`, `1.6T`.
+fn rate(t: &str) -> Result<f64, String> {
+    estimator_core::quantity::parse_gbps(t).map_err(|e| match e {
         estimator_core::quantity::QuantityError::Empty => "enter a value".to_string(),
         other => other.to_string(),
     })
