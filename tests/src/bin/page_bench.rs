@@ -2,14 +2,15 @@
 //! - first estimate: from navigation start to the page's `first-estimate` performance mark (set right after the
 //!   first render, which contains both scenarios' estimates), at most 300 ms;
 //! - recompute: from an input event on A's line rate to the last DOM change it causes anywhere in the page (A's
-//!   card, the bar chart, the verdict, the recommendations), seen by a MutationObserver; at most 16 ms. Measured
-//!   twice: with the nodes chart out of view, and with it in view, where the change also redraws it through the
-//!   report worker (its round trip included).
+//!   card, the bar chart, the verdict, the recommendations), seen by a MutationObserver; at most 16 ms at p95 with
+//!   the first screen in view. Measured again with the nodes chart in view (off the first screen), where the
+//!   change also redraws it through the report worker: that time includes the worker's round trip, during which
+//!   the page's thread is free, so it is printed for the record, with no budget.
 //! - plan a rental: from an input event on the plan's tokens to the last change of its result (the worker plans
 //!   the job on every offer and draws the table and the chart); printed for the record, no budget.
 //!
-//! Run: `make bench-page` (builds `dist/` first). Prints median, p95 and max; exits 1 if a median misses its
-//! budget.
+//! Run: `make bench-page` (builds `dist/` first). Prints median, p95 and max; exits 1 if the first estimate's
+//! median or the first screen's recompute p95 misses its budget.
 
 use std::time::Duration;
 
@@ -89,7 +90,7 @@ async fn measure() -> Result<bool, String> {
     // through the report worker: the time to the last DOM change then includes that round trip.
     let mut runs = Vec::new();
     for (scroll, what) in [
-        ("window.scrollTo(0, 0); return null;", "nodes chart out of view"),
+        ("window.scrollTo(0, 0); return null;", "the first screen"),
         (
             "document.getElementById('nodes-chart').scrollIntoView(); return null;",
             "nodes chart in view, redrawn by the worker",
@@ -139,12 +140,14 @@ async fn measure() -> Result<bool, String> {
         "first estimate after navigation ({LOADS} loads): median {f50:.1} ms, p95 {f95:.1} ms, max {fmax:.1} ms (budget {FIRST_ESTIMATE_BUDGET_MS} ms)"
     );
     let mut ok = f50 <= FIRST_ESTIMATE_BUDGET_MS;
-    for (what, recompute) in runs {
+    for (i, (what, recompute)) in runs.into_iter().enumerate() {
         let (r50, r95, rmax) = stats(recompute);
+        // The first run is the first screen's, with its budget; the second the chart's, for the record.
+        let budget = if i == 0 { format!("budget {RECOMPUTE_BUDGET_MS} ms at p95") } else { "no budget".into() };
         println!(
-            "recompute after an input ({RECOMPUTES} changes, {what}): median {r50:.2} ms, p95 {r95:.2} ms, max {rmax:.2} ms (budget {RECOMPUTE_BUDGET_MS} ms)"
+            "recompute after an input ({RECOMPUTES} changes, {what}): median {r50:.2} ms, p95 {r95:.2} ms, max {rmax:.2} ms ({budget})"
         );
-        ok &= r50 <= RECOMPUTE_BUDGET_MS;
+        ok &= i > 0 || r95 <= RECOMPUTE_BUDGET_MS;
     }
     let (p50, p95, pmax) = stats(plans);
     println!(
