@@ -23,7 +23,7 @@ try {
 }
 
 // Scripts that are not ES modules (see the comment in the loop).
-const CLASSIC = new Set(["report-worker.js", "report-worker-loader.js", "embed-resize.js"]);
+const CLASSIC = new Set(["details-worker.js", "details-worker-loader.js", "embed-resize.js"]);
 
 const sri = (bytes) => "sha384-" + crypto.createHash("sha384").update(bytes).digest("base64");
 

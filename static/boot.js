@@ -6,7 +6,7 @@ const embed = new URLSearchParams(location.search).get("embed");
 if (embed !== null && ["1", "true", "yes", ""].includes(embed)) {
   document.documentElement.classList.add("embed");
 }
-// "Your node": a chosen, dropped or pasted file goes to the report worker (started on first use, see
+// "Your node": a chosen, dropped or pasted file goes to the details worker (started on first use, see
 // ARCHITECTURE.md), which answers with escaped status HTML and, when it changed a scenario, the new URL query.
 // Requests go one after another, each with the URL as the previous one left it, and each answer comes back with
 // its request's id: two quick loads both land.
@@ -17,11 +17,11 @@ const pending = new Map();
 function reportWorker() {
   if (!worker) {
     worker = new Promise((resolve, reject) => {
-      const w = new Worker("report-worker-loader.js");
+      const w = new Worker("details-worker-loader.js");
       w.onerror = (e) => {
         // A later request tries a new worker; this one is reported as it failed.
         worker = null;
-        reject(new Error(e.message || "the report worker did not start"));
+        reject(new Error(e.message || "the details worker did not start"));
       };
       w.onmessage = (e) => {
         if (e.data === "ready") {
@@ -98,7 +98,7 @@ document.addEventListener("change", (e) => {
     e.target.value = "";
   }
 });
-// The nodes chart is drawn by the report worker (estimator-core's sweep, chart::nodes_figure) when it comes into
+// The nodes chart is drawn by the details worker (estimator-core's sweep, chart::nodes_figure) when it comes into
 // view, and again after each change while it is in view; in embed mode it is hidden and never drawn.
 let chartDirty = true;
 let chartVisible = false;
@@ -150,7 +150,7 @@ function loadSections(v) {
     sections = import("./sections.js").then((m) => m.start(request));
   }
 }
-// Each side's traffic table, layout advice and "Check a run" verdict line are drawn by the report worker too
+// Each side's traffic table, layout advice and "Check a run" verdict line are drawn by the details worker too
 // (render::details: the advice estimates the step once per sync strategy, kept out of the first load). The first
 // screen does not wait for it: they are drawn once the user opens a traffic table or the layout advice (a
 // <details class="worker-details">), or when the URL holds a checked run, and again after each change from then

@@ -1,5 +1,5 @@
 // "Check a run" and "Plan a rental": loaded by boot.js when either section comes into view, or at start when the
-// URL holds their state (run.* and plan.* pairs). Their forms and results are drawn by the report worker
+// URL holds their state (run.* and plan.* pairs). Their forms and results are drawn by the details worker
 // (web/src/run_section.rs, web/src/plan_section.rs), escaped there; this file moves their inputs into the URL,
 // which the app keeps when it writes its own pairs, and asks the worker again after each change. A plan row's
 // A/B button asks the worker for the page with that node in the scenario and hands it to the app (rdma-state).

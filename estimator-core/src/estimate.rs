@@ -60,7 +60,7 @@ pub fn estimate_without_layout_advice(s: &Scenario) -> Estimate {
 }
 
 /// [`estimate_without_layout_advice`] without `recommendation.reasons` ([`crate::recommend::recommend_brief`]) and
-/// with no note but `below_lower_bound`: for the page's first load, whose report worker draws the reasons and
+/// with no note but `below_lower_bound`: for the page's first load, whose details worker draws the reasons and
 /// the notes with the layout advice and the traffic table.
 pub fn estimate_brief(s: &Scenario) -> Estimate {
     assemble::<false>(s)

@@ -153,7 +153,7 @@ fn the_page_imports_downwards_only() {
     assert!(cycles(&g).is_empty(), "{:?}", cycles(&g));
     // The worker binary is a front end of the library, as `main.rs` is: nothing it reaches uses `app` (the page's
     // components), directly or not.
-    let worker = named(&code(&repo("web/src/bin/report_worker.rs")), "web::");
+    let worker = named(&code(&repo("web/src/bin/details_worker.rs")), "web::");
     let mut reached = worker.clone();
     let mut todo: Vec<String> = worker.into_iter().collect();
     while let Some(m) = todo.pop() {
@@ -207,7 +207,7 @@ fn the_core_has_no_cycle_but_the_two_it_names() {
 }
 
 /// State outside the URL: the page keeps all of its own in the URL (`share::PageState`) and the signals built
-/// from it; the report worker keeps exactly the two pieces ARCHITECTURE.md documents, with why: the NCCL log and
+/// from it; the details worker keeps exactly the two pieces ARCHITECTURE.md documents, with why: the NCCL log and
 /// topology loaded last (`EVIDENCE`: evidence for the next run's verdict, too large for a URL) and the offer of the
 /// last verdict (`OFFER`: what "Apply" would change, made from a pasted run that is not kept). Any other static
 /// state in the page's crate fails here until it is documented and listed.

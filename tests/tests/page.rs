@@ -61,12 +61,12 @@ async fn wait_js(c: &Client, script: &str) -> Result<(), String> {
     Err(format!("still false after 5 s: {script}"))
 }
 
-/// What of the report worker the page fetched before its first estimate.
+/// What of the details worker the page fetched before its first estimate.
 async fn worker_before_first_estimate(c: &Client) -> Result<serde_json::Value, String> {
     js(
         c,
         "const m = performance.getEntriesByName('first-estimate')[0].startTime; \
-         return performance.getEntriesByType('resource').filter(e => e.name.includes('report-worker') \
+         return performance.getEntriesByType('resource').filter(e => e.name.includes('details-worker') \
          && e.startTime < m).map(e => e.name);",
     )
     .await
@@ -97,7 +97,7 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     )
     .await?;
     assert_eq!(foreign, serde_json::json!([]), "the page requests nothing from another origin");
-    // The nodes chart is drawn by the report worker once it is in view, after the first estimate.
+    // The nodes chart is drawn by the details worker once it is in view, after the first estimate.
     js(c, "document.getElementById('nodes-chart').scrollIntoView(); return null;").await?;
     wait_js(c, "return document.querySelectorAll('#nodes-chart path').length === 2;").await?;
     wait_js(c, "return document.querySelectorAll('#nodes-table tr').length === 9;").await?;
@@ -217,7 +217,7 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     save_screenshot(c, "embed-700.png").await?;
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     let worker =
-        js(c, "return performance.getEntriesByType('resource').some(e => e.name.includes('report-worker'));").await?;
+        js(c, "return performance.getEntriesByType('resource').some(e => e.name.includes('details-worker'));").await?;
     assert_eq!(worker, false, "embed mode hides the nodes chart and never loads the worker for it");
     c.set_window_size(1280, 1000).await.map_err(|e| e.to_string())?;
     c.goto(&server.url("index.html?embed=1")).await.map_err(|e| e.to_string())?;
@@ -282,7 +282,7 @@ async fn paste(c: &Client, side: &str, text: &str) -> Result<(), String> {
 async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     c.goto(&server.url("index.html")).await.map_err(|e| e.to_string())?;
     wait_text(c, "a-lower-bound", |t| t == "8.96 s").await?;
-    // The report worker is not part of the first load: nothing of it is fetched before the first estimate (it
+    // The details worker is not part of the first load: nothing of it is fetched before the first estimate (it
     // starts after it, for the traffic tables and the layout advice).
     let early = worker_before_first_estimate(c).await?;
     assert_eq!(early, serde_json::json!([]), "the worker loads lazily");

@@ -77,10 +77,10 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| {
         let q = query.get();
         browser::replace_query(&if embed { share::with_embed(&q) } else { q });
-        // boot.js redraws the nodes chart (through the report worker) and the share fields from the new URL.
+        // boot.js redraws the nodes chart (through the details worker) and the share fields from the new URL.
         browser::notify("rdma-url");
     });
-    // A probe report loaded in "Your node" (index.html, boot.js and the report worker) rewrites the URL's query
+    // A probe report loaded in "Your node" (index.html, boot.js and the details worker) rewrites the URL's query
     // and says so with this event: the page takes its state from the URL again, as on a first load.
     let _ = window_event_listener(leptos::ev::Custom::<web_sys::Event>::new("rdma-state"), move |_| {
         let (s, _) = PageState::from_query(&browser::query());
@@ -182,10 +182,10 @@ fn ResultCard(st: SideState) -> impl IntoView {
                 {move || st.cleared.get().unwrap_or_default()}
             </p>
             <div on:click=on_click inner_html=move || r.with(|r| render::result_card(side, r).into_string())></div>
-            // Filled by the report worker (boot.js, `run_section::verdict_line`) when "Check a run" checks this
+            // Filled by the details worker (boot.js, `run_section::verdict_line`) when "Check a run" checks this
             // side: its verdict in one line.
             <div class="verdict-box" id=format!("{k}-verdict-box") aria-live="polite"></div>
-            // Filled by the report worker (boot.js, `render::details`) when the user opens it: the step's traffic,
+            // Filled by the details worker (boot.js, `render::details`) when the user opens it: the step's traffic,
             // kind by kind. The first screen does not wait for the worker.
             <details class="worker-details full-only" id=format!("{k}-traffic-details")>
                 <summary>"Traffic per step, kind by kind"</summary>
@@ -238,7 +238,7 @@ fn BarChart(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
 }
 
 /// The nodes chart's frame: caption, axis choice, legend and the empty SVG and table that boot.js fills with what
-/// the report worker draws for the page's URL (`chart::nodes_figure`) once the chart is in view.
+/// the details worker draws for the page's URL (`chart::nodes_figure`) once the chart is in view.
 #[component]
 fn NodesChart(axis: RwSignal<ChartAxis>) -> impl IntoView {
     let caption = move || match axis.get() {
@@ -289,7 +289,7 @@ fn Recommendations(a: SideState, b: SideState) -> impl IntoView {
         view! {
             <article class=format!("card recommendation side-{}", side.key())>
                 <div inner_html=move || st.result.with(|r| render::recommendation_card(side, r, !st.fresh()).into_string())></div>
-                // Filled by the report worker (boot.js, `render::details`) when the user opens it: the layout that
+                // Filled by the details worker (boot.js, `render::details`) when the user opens it: the layout that
                 // keeps the slow link out of the way, with the recommendation's reasons.
                 <details class="worker-details" id=format!("{}-layout-details", side.key())>
                     <summary>"Layout advice and the reasons"</summary>

@@ -350,7 +350,7 @@ pub fn nodes_svg(c: &LineChart) -> Html {
     out
 }
 
-/// The nodes chart for a page state, as its SVG markup and its table's rows: what the report worker draws when
+/// The nodes chart for a page state, as its SVG markup and its table's rows: what the details worker draws when
 /// the chart comes into view (boot.js), so none of it weighs on the first load. A side whose form does not read
 /// keeps its first-load scenario here; the page marks the chart stale meanwhile.
 pub fn nodes_figure(query: &str) -> (Html, Html) {
@@ -369,7 +369,7 @@ pub fn nodes_figure(query: &str) -> (Html, Html) {
 }
 
 /// A horizontal gridline and its label at each decade from `10^lo` to `10^hi` (`decades`), where `y` places a value;
-/// for the report worker's log-log charts (a run's curve, the rental plan).
+/// for the details worker's log-log charts (a run's curve, the rental plan).
 pub fn log_gridlines(out: &mut Html, decades: (f64, f64), y: impl Fn(f64) -> f64, label: impl Fn(f64) -> String) {
     let at = |v: f64| human::fixed(v, 1);
     let mut d = decades.0;

@@ -1,5 +1,5 @@
 //! A pasted run's curve against the model's, for "Your node": bus bandwidth by message size, both axes
-//! logarithmic, so that a reader sees where the two part. Drawn in the report worker only (the first load does
+//! logarithmic, so that a reader sees where the two part. Drawn in the details worker only (the first load does
 //! not carry it).
 
 use estimator_core::health::{Health, SizeCheck};

@@ -1,5 +1,5 @@
 //! Several reports loaded at once into "Your node": the fleet table `probe-cli fleet` prints (estimator-core's
-//! `fleet`), read in the report worker through the same field getter as one report, so none of it weighs on the
+//! `fleet`), read in the details worker through the same field getter as one report, so none of it weighs on the
 //! first load. A file that is not a report is named and skipped.
 
 use estimator_core::fleet::{NodeFacts, fleet};

@@ -1,5 +1,5 @@
 //! Markup that is escaped by construction. Every piece of HTML the page sets from strings (the cards, the charts'
-//! SVG, the chart table, the report worker's replies) is an [`Html`], and the only ways to build one are:
+//! SVG, the chart table, the details worker's replies) is an [`Html`], and the only ways to build one are:
 //! - [`html!`](crate::html!): a format string literal, which is the page's own markup, with positional arguments,
 //!   each written through [`Interpolate`]: text (`&str`, `String`) is escaped, integers are written as they are,
 //!   an [`Html`] is markup already; an `f64` does not compile (numbers reach markup as text from

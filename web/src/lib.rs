@@ -2,7 +2,7 @@
 //!
 //! The modules other than [`app`] and [`browser`] are pure (no DOM): the form and its reading ([`form`], its fields
 //! keyed by the core's table of inputs), the result cards as HTML ([`render`]), the URL state ([`share`]), chart
-//! geometry ([`chart`]), numbers as people read them (`estimator_core::human`), and what the report worker does
+//! geometry ([`chart`]), numbers as people read them (`estimator_core::human`), and what the details worker does
 //! for what a user opens: reading a probe report ([`report`], through the browser's `JSON.parse`), "Check a run"
 //! ([`run_section`]), "Plan a rental" ([`plan_section`]), the fleet ([`fleet`]), all reached through
 //! [`protocol`]. [`app`] wires the first screen to the DOM with Leptos signals; [`browser`] holds the few calls

@@ -1,9 +1,9 @@
-//! What the page asks the report worker and what it answers: one [`Request`] and one [`Reply`], and the one
+//! What the page asks the details worker and what it answers: one [`Request`] and one [`Reply`], and the one
 //! function that answers ([`answer`]), pure and tested like the other modules. On the wire both are plain
 //! JavaScript objects in serde's shape of these types, converted by serde-wasm-bindgen: the smallest worker of the
 //! formats measured (the hand-written reader it replaced +6.7 KB gzipped; JSON text through serde_json +15.7 KB,
 //! no smaller for the page since the page's scripts write the requests); the worker binary
-//! (`src/bin/report_worker.rs`) only converts them ([`read_message`], [`write_reply`]). boot.js and
+//! (`src/bin/details_worker.rs`) only converts them ([`read_message`], [`write_reply`]). boot.js and
 //! `static/sections.js` write the requests.
 //!
 //! A message is `{id, query, request}`: `request` is serde's externally tagged shape of a [`Request`], its

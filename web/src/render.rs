@@ -331,7 +331,7 @@ pub fn recommendation_card(side: Side, r: &SideResult, stale: bool) -> Html {
     h
 }
 
-/// [`details`] of both sides of a page query, for the report worker: (traffic, layout) of A, then of B; a side
+/// [`details`] of both sides of a page query, for the details worker: (traffic, layout) of A, then of B; a side
 /// whose inputs do not read gets nothing (its card says it shows the last valid inputs).
 pub fn details_of_query(query: &str) -> [(Html, Html); 2] {
     let (state, _) = crate::share::PageState::from_query(query);
@@ -341,7 +341,7 @@ pub fn details_of_query(query: &str) -> [(Html, Html); 2] {
     [of(Side::A, &state.a), of(Side::B, &state.b)]
 }
 
-/// What the report worker draws for one side into its result and recommendation cards (`{a,b}-traffic-box`,
+/// What the details worker draws for one side into its result and recommendation cards (`{a,b}-traffic-box`,
 /// `{a,b}-layout`): the step's traffic table with the GPU figures' source, and the layout advice. Kept out of the first load: the advice
 /// estimates the step once per sync strategy, and neither decides the answer at the top of the card.
 pub fn details(side: Side, s: &Scenario) -> (Html, Html) {

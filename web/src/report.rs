@@ -2,7 +2,7 @@
 //! field by field into estimator-core's [`read_fields`], which checks the version and the summary exactly as the
 //! CLI's serde reader does (estimator-core tests the two against each other).
 //!
-//! This runs in the report worker (`src/bin/report_worker.rs`), which the page loads the first time a report is
+//! This runs in the details worker (`src/bin/details_worker.rs`), which the page loads the first time a report is
 //! loaded, so none of it weighs on the first load: [`handle`] takes the page's URL query and the report, and
 //! returns the new query (the page re-reads its state from it) and what to show.
 

@@ -3,7 +3,7 @@
 use estimator_core::{Estimate, Scenario, estimate_brief};
 
 /// Everything the page shows for one scenario (the nodes chart, the traffic table and the layout advice are drawn
-/// by the report worker: [`crate::chart::nodes_figure`], [`crate::render::details`]).
+/// by the details worker: [`crate::chart::nodes_figure`], [`crate::render::details`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct SideResult {
     /// The scenario.

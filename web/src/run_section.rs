@@ -1,5 +1,5 @@
 //! "Check a run": the step a user measured on a scenario's nodes against the model's step for that scenario,
-//! with the run's own single-node step as the compute (estimator-core's `run_check`). Drawn by the report worker
+//! with the run's own single-node step as the compute (estimator-core's `run_check`). Drawn by the details worker
 //! only (`static/sections.js` asks for the form and the result): none of it weighs on the first load. The state
 //! lives in the URL's `run.*` pairs, which the app keeps when it writes its own ([`crate::share::with_sections`]).
 //!

@@ -1,4 +1,4 @@
-//! The inputs of the sections the report worker draws ("Check a run", "Plan a rental"): each a `<label>` around its
+//! The inputs of the sections the details worker draws ("Check a run", "Plan a rental"): each a `<label>` around its
 //! control, named for `static/sections.js`, which writes `name` into the URL under the section's prefix.
 
 use crate::html;

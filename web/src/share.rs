@@ -171,7 +171,7 @@ fn encode(s: &str) -> String {
     out
 }
 
-/// The URL prefixes of the sections whose state the report worker and `static/sections.js` keep (`run.step_s=9`,
+/// The URL prefixes of the sections whose state the details worker and `static/sections.js` keep (`run.step_s=9`,
 /// `plan.tokens=1T`): the app does not read them, and keeps them when it writes its own state.
 pub const SECTIONS: [&str; 2] = ["run.", "plan."];
 

@@ -761,7 +761,7 @@ async fn first_load_shows_the_reference_answer_with_its_arithmetic() {
     }
     assert!(!text("a-compute").is_empty());
     assert!(by_id("bar-chart").query_selector_all("rect").expect("rects").length() >= 2, "a bar per scenario");
-    // The nodes chart's frame is on the page; the report worker draws into it (boot.js), from this function.
+    // The nodes chart's frame is on the page; the details worker draws into it (boot.js), from this function.
     assert!(by_id("nodes-chart").closest(".full-only").ok().flatten().is_some());
     let (svg, rows) = web::chart::nodes_figure(&web::browser::query());
     assert_eq!(svg.matches("<path").count(), 2, "a line per scenario");

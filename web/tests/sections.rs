@@ -1,4 +1,4 @@
-//! "Check a run" and "Plan a rental", the report worker's pure modules, in headless Chromium: their state in the
+//! "Check a run" and "Plan a rental", the details worker's pure modules, in headless Chromium: their state in the
 //! URL next to the app's, the checks and plans they draw, the errors naming their input, and text from a link
 //! never becoming markup.
 //!

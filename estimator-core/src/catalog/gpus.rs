@@ -708,7 +708,7 @@ impl GpuSpec {
     }
 
     /// Where this model's numbers come from. Apart from the table, so that a binary which never asks (the page's
-    /// first load: its report worker shows them) leaves the text out.
+    /// first load: its details worker shows them) leaves the text out.
     pub fn source(&self) -> &'static str {
         match self.key {
             "v100-sxm2-16gb" => {

@@ -138,7 +138,7 @@ pub fn recommend_with(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Rec
 }
 
 /// [`recommend_with`] without `reasons` (empty): the answer, its headline and the fabric advice, for a front end
-/// that draws the reasons later (the page's first load; its report worker adds them). The reasons' wording is
+/// that draws the reasons later (the page's first load; its details worker adds them). The reasons' wording is
 /// not compiled into a program that only calls this.
 pub fn recommend_brief(s: &Scenario, step: &StepEstimate, mem: &MemoryFit) -> Recommendation {
     decide::<false>(s, step, mem)

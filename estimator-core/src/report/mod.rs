@@ -7,7 +7,7 @@
 //!   and [`Summary::apply`], which fills a [`ScenarioInput`](crate::ScenarioInput) and says what it took.
 //! - `read`: the head readers. [`check_version`] and [`read_head`] turn any serde deserializer into a checked
 //!   [`ReportHead`]; [`read_fields`] does the same checks over a function that answers for a field's path (the
-//!   page's report worker, over the browser's `JSON.parse`).
+//!   page's details worker, over the browser's `JSON.parse`).
 //! - `readiness`: [`checks`], is the node ready (devices, locked memory, the fabric's environment variables,
 //!   GPUDirect RDMA, the IOMMU, PCIe links), from the report's facts and its `environment` section.
 //! - `error`: [`ReportError`], which names the refused field, with one wording of each refusal for every reader.

@@ -3,7 +3,7 @@
 //!
 //! - [`check_version`] and [`read_head`] take any serde deserializer (serde_json in the CLI);
 //! - [`read_fields`] takes a function that answers for a dotted path, so that the page reads the browser's own
-//!   `JSON.parse` result field by field, with no JSON parser and no serde deserializer in its report worker.
+//!   `JSON.parse` result field by field, with no JSON parser in its details worker.
 //!
 //! [`read_head`] collects the few values it needs into a small tree and hands them to [`read_fields`], so the two
 //! accept and refuse the same documents in the same words (`Problem` words each refusal); a test below and the

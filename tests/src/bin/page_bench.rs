@@ -4,7 +4,7 @@
 //! - recompute: from an input event on A's line rate to the last DOM change it causes anywhere in the page (A's
 //!   card, the bar chart, the verdict, the recommendations), seen by a MutationObserver; at most 16 ms at p95 with
 //!   the first screen in view. Measured again with the nodes chart in view (off the first screen), where the
-//!   change also redraws it through the report worker: that time includes the worker's round trip, during which
+//!   change also redraws it through the details worker: that time includes the worker's round trip, during which
 //!   the page's thread is free, so it is printed for the record, with no budget.
 //! - plan a rental: from an input event on the plan's tokens to the last change of its result (the worker plans
 //!   the job on every offer and draws the table and the chart); printed for the record, no budget.
@@ -87,7 +87,7 @@ async fn measure() -> Result<bool, String> {
     }
 
     // First with the nodes chart out of view (the page alone), then in view, where a change also redraws it
-    // through the report worker: the time to the last DOM change then includes that round trip.
+    // through the details worker: the time to the last DOM change then includes that round trip.
     let mut runs = Vec::new();
     for (scroll, what) in [
         ("window.scrollTo(0, 0); return null;", "the first screen"),

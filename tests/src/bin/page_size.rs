@@ -1,6 +1,6 @@
 //! The page's first load, as a browser makes it: every file headless Chromium fetches from the built `dist/` until
 //! the first screen is complete, each counted gzip -9 (as a static server with compression would send it), the
-//! report worker and anything else started without a user's action included.
+//! details worker and anything else started without a user's action included.
 //!
 //! "Complete" is both scenarios' step times drawn (A's reference arithmetic reads 8.96 s) and then `SETTLE` without
 //! a file fetched and with no input, so that what the page starts by itself (a timer, an idle callback, an observer that fires

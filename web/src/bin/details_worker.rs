@@ -1,7 +1,7 @@
-//! The report worker: a dedicated Web Worker for everything the first screen does not show ("Your node"'s
-//! reports and tool outputs, the traffic tables and the layout advice, the nodes chart, "Check a run", "Plan a
-//! rental", the fleet table). boot.js starts it when the user opens or loads one of them, through
-//! `static/report-worker-loader.js`, waits for its `"ready"`, then posts requests; each answer comes back with its
+//! The details worker, named for what it draws: every detail a user opens beyond the first screen's answer ("Your
+//! node"'s reports and tool outputs, the traffic tables and the layout advice, the nodes chart, "Check a run",
+//! "Plan a rental", the fleet table), in a dedicated Web Worker. boot.js starts it when the user opens or loads one of them, through
+//! `static/details-worker-loader.js`, waits for its `"ready"`, then posts requests; each answer comes back with its
 //! request's id, so two quick requests do not lose one. What a request and a reply are, and how each is answered,
 //! is `web::protocol`; this binary only moves them between the page's messages and those types.
 

@@ -1,5 +1,0 @@
-// Starts the report worker (web/src/bin/report_worker.rs): the wasm-bindgen glue, then the wasm, with the
-// initialisation object wasm-bindgen 0.2.130 asks for (Trunk's own loader shim passes a bare path, which
-// wasm-bindgen reports as deprecated). Trunk names worker outputs after the binary, without a hash.
-importScripts("./report-worker.js");
-wasm_bindgen({ module_or_path: "./report-worker_bg.wasm" });
