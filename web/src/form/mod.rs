@@ -5,6 +5,7 @@
 //! ([`Scenario::new`]); only percentages are checked here, because the form shows them in percent.
 
 use estimator_core::quantity::{parse_count, parse_number};
+use estimator_core::scenario::inputs::Value;
 use estimator_core::{ComputeInput, Fabric, GradDtype, Scenario, ScenarioInput, SyncStrategy};
 
 use estimator_core::human;
@@ -364,80 +365,38 @@ impl ScenarioForm {
     }
 
     /// Reads the form into a model input, without the model's range checks, and lists every field that cannot be
-    /// read. An unreadable field takes the model's default in the input, so the model can still check the others.
+    /// read. Each field is read and written by its entry in the core's table of inputs (`Input::parse`, the reader
+    /// of the CLI's flags, then `Input::set`), except the three the form shows in percent; the compute's fields that
+    /// its mode does not use are not read. An unreadable field keeps the model's default in the input, so the model
+    /// can still check the others.
     pub fn read(&self) -> (ScenarioInput, Vec<FieldError>) {
-        let d = ScenarioInput::default();
+        let mut input = ScenarioInput::default();
         let mut errors = Vec::new();
-        let mut grab = |f: FormField, r: Result<f64, String>, fallback: f64| match r {
-            Ok(v) => v,
-            Err(message) => {
+        for f in FormField::ALL {
+            let used = match f {
+                FormField::ComputeMs => self.compute_mode == ComputeMode::Given,
+                FormField::Tokens | FormField::Mfu => self.compute_mode == ComputeMode::Tokens,
+                _ => true,
+            };
+            if !used {
+                continue;
+            }
+            let entry = f.input();
+            let text = self.value(f);
+            let value = match f {
+                FormField::Mfu => percent(&text, 0.1).map(Value::Number),
+                FormField::Overlap | FormField::Efficiency if text.trim().is_empty() => Ok(Value::Unset),
+                FormField::Overlap => percent(&text, 0.0).map(Value::Number),
+                FormField::Efficiency => percent(&text, 0.1).map(Value::Number),
+                _ => entry.parse(&text),
+            };
+            // The table writes every value its reader gives; a refusal would be this crate's mistake, said (in
+            // words of its own: `WrongKind`'s message formats the value with `core::fmt`'s float code, 7 KB).
+            let set = |v: Value| entry.set(&mut input, &v).map_err(|_| "the page cannot use this value".to_string());
+            if let Err(message) = value.and_then(set) {
                 errors.push(FieldError { field: f, message });
-                fallback
             }
-        };
-        let params = grab(FormField::Params, quantity(&self.params), d.params);
-        let gpus_per_node = grab(FormField::GpusPerNode, whole(&self.gpus_per_node), d.gpus_per_node as f64);
-        let nodes = grab(FormField::Nodes, whole(&self.nodes), d.nodes as f64);
-        let adapters = grab(FormField::Adapters, whole(&self.adapters), d.adapters_per_node as f64);
-        let domain = optional(&self.domain).map(|t| grab(FormField::Domain, whole(t), gpus_per_node) as i64);
-        let link_gbps = grab(FormField::Link, rate(&self.link_gbps), d.link_gbps);
-        let overlap = optional(&self.overlap_pct).map(|t| grab(FormField::Overlap, percent(t, 0.0), 0.0));
-        let mut degree = |f: FormField, t: &str, fallback: i64| grab(f, whole(t), fallback as f64) as i64;
-        let tp = degree(FormField::Tp, &self.tp, d.tp);
-        let pp = degree(FormField::Pp, &self.pp, d.pp);
-        let ep = degree(FormField::Ep, &self.ep, d.ep);
-        let etp = optional(&self.etp).map(|t| degree(FormField::Etp, t, 1));
-        let seq_len = degree(FormField::SeqLen, &self.seq_len, d.seq_len);
-        let micro_batch_size = degree(FormField::MicroBatchSize, &self.micro_batch_size, d.micro_batch_size);
-        let micro_batches = optional(&self.micro_batches).map(|t| degree(FormField::MicroBatches, t, 1));
-        let accum = grab(FormField::Accum, whole(&self.accum), d.grad_accum_steps as f64);
-        let compute = match self.compute_mode {
-            ComputeMode::Given => {
-                ComputeInput::Given { ms: grab(FormField::ComputeMs, number(&self.compute_ms), 1000.0) }
-            }
-            ComputeMode::Tokens => ComputeInput::Tokens {
-                tokens_per_step: grab(
-                    FormField::Tokens,
-                    quantity(&self.tokens),
-                    estimator_core::scenario::DEFAULT_TOKENS_PER_STEP,
-                ),
-                mfu: grab(FormField::Mfu, percent(&self.mfu_pct, 0.1), estimator_core::scenario::DEFAULT_MFU),
-            },
-        };
-        let link_efficiency = optional(&self.efficiency_pct).map(|t| grab(FormField::Efficiency, percent(t, 0.1), 0.9));
-        let latency_us = optional(&self.latency_us).map(|t| grab(FormField::Latency, number(t), 25.0));
-        let measured_busbw_gbs = optional(&self.measured_busbw).map(|t| grab(FormField::Busbw, number(t), 1.0));
-        let input = ScenarioInput {
-            params,
-            dtype: self.dtype,
-            sync: self.sync,
-            grad_accum_steps: accum as i64,
-            compute,
-            nodes: nodes as i64,
-            gpus_per_node: gpus_per_node as i64,
-            gpu: self.gpu.clone(),
-            adapters_per_node: adapters as i64,
-            nvlink_domain_gpus: domain,
-            link_gbps,
-            fabric: self.fabric,
-            gdr: self.gdr,
-            overlap,
-            link_efficiency,
-            latency_us,
-            measured_busbw_gbs,
-            model: (!self.model.is_empty()).then(|| self.model.clone()),
-            tp,
-            pp,
-            ep,
-            etp,
-            micro_batches,
-            seq_len,
-            micro_batch_size,
-            activation_checkpointing: self.checkpointing,
-            overlap_grad_reduce: self.grad_overlap,
-            overlap_param_gather: self.param_overlap,
-            ..d
-        };
+        }
         (input, errors)
     }
 
@@ -514,38 +473,12 @@ fn clip(v: &str) -> &str {
     }
 }
 
-fn optional(t: &str) -> Option<&str> {
-    if t.trim().is_empty() { None } else { Some(t) }
-}
-
-fn quantity(t: &str) -> Result<f64, String> {
-    parse_count(t).map_err(|e| match e {
-        estimator_core::quantity::QuantityError::Empty => "enter a value".to_string(),
-        other => other.to_string(),
-    })
-}
-
-/// A line rate as the table's reader takes it: `400`, `400G`, `400Gb/s`, `100GbE`, `1.6T`.
-fn rate(t: &str) -> Result<f64, String> {
-    estimator_core::quantity::parse_gbps(t).map_err(|e| match e {
-        estimator_core::quantity::QuantityError::Empty => "enter a value".to_string(),
-        other => other.to_string(),
-    })
-}
-
 fn number(t: &str) -> Result<f64, String> {
     if t.trim().is_empty() {
         return Err("enter a value".to_string());
     }
     // The core's reader: the standard library's float parser would add 12 KB to the first load.
     estimator_core::quantity::parse_finite(t)
-}
-
-fn whole(t: &str) -> Result<f64, String> {
-    if t.trim().is_empty() {
-        return Err("enter a value".to_string());
-    }
-    estimator_core::quantity::parse_whole(t).map(|v| v as f64)
 }
 
 fn flag(v: &str) -> Option<bool> {

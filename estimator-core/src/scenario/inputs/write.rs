@@ -1,6 +1,6 @@
 //! How each input is written into a `ScenarioInput`: one arm per entry of the table, beside it rather than in it
-//! (the page never writes through it, and a function only the CLI calls stays out of the page's first load, where
-//! forty closures in the table would not).
+//! (one match, where forty closures in the table would each be code of their own), for the CLI's flags and the
+//! page's form alike.
 
 use super::Value;
 use crate::catalog::IntraNodeLink;
@@ -8,9 +8,7 @@ use crate::fabric::Fabric;
 use crate::scenario::{Algorithm, SyncStrategy};
 use crate::scenario::{ComputeInput, DEFAULT_MFU, DEFAULT_TOKENS_PER_STEP, Field, GradDtype, ScenarioInput};
 
-/// Writes `v` into the field of `i` that `field`'s entry names; `None` when `v` is not of its kind. Kept beside
-/// the table rather than in it: the page never writes through it, and a function only the CLI calls stays out of
-/// the page's first load, where forty closures in the table would not.
+/// Writes `v` into the field of `i` that `field`'s entry names; `None` when `v` is not of its kind.
 pub(super) fn write(field: Field, i: &mut ScenarioInput, v: &Value) -> Option<()> {
     match field {
         Field::Model => {
