@@ -2,7 +2,11 @@
 //! among many: a port down, a link trained narrow, another driver, a readiness failure).
 //!
 //! Each report is reduced to [`NodeFacts`], a few named values; a field's expected value is the one most nodes
-//! have (ties go to the value that sorts first), and a node whose value differs is an [`Outlier`] for that field.
+//! have, and a node whose value differs is an [`Outlier`] for that field. Among values equally common, the better
+//! one is expected (`better`: more GPUs, ports, rate, lanes or PCIe generation, no readiness failure), since a
+//! fault takes a port or lanes away and never adds one: given ports 8, 7 and 2, the node with 8 is the healthy
+//! one. Fields with no better value (a driver, a firmware) take the one that sorts first, and the fleet lists
+//! every such tie in `ties`.
 //! A fleet of two deliberate shapes therefore lists the smaller one's nodes as outliers on the fields that tell
 //! them apart: the groups say so first.
 
@@ -225,21 +229,31 @@ pub struct Fleet {
     pub groups: Vec<Group>,
     /// Every field of every node that differs from the majority, by node then field order.
     pub outliers: Vec<Outlier>,
-    /// For each field, the value most nodes have.
+    /// For each field, the value most nodes have (among equally common values, the better: see the module).
     pub expected: BTreeMap<String, String>,
+    /// The fields whose most common values tie with none better than the others: their `expected` is only the
+    /// first in order, and its outliers say which nodes differ, not which is wrong.
+    pub ties: Vec<String>,
 }
 
 /// Compares the nodes.
 pub fn fleet(nodes: &[NodeFacts]) -> Fleet {
     let mut expected = BTreeMap::new();
+    let mut ties = Vec::new();
     let mut majority = Vec::with_capacity(FIELDS.len());
     for (i, field) in FIELDS.iter().enumerate() {
         let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
         for n in nodes {
             *counts.entry(n.values.get(i).map_or("-", String::as_str)).or_default() += 1;
         }
-        // The most common; among equals the first in order (BTreeMap iterates sorted, max_by_key keeps the last).
-        let top = counts.iter().rev().max_by_key(|(_, c)| **c).map(|(v, _)| v.to_string()).unwrap_or_default();
+        // The most common; among equals the better, else the first in order.
+        let most = counts.values().copied().max().unwrap_or(0);
+        let tied: Vec<&str> = counts.iter().filter(|(_, c)| **c == most).map(|(v, _)| *v).collect();
+        let top = tied.iter().copied().reduce(|a, b| if better(field, b, a) { b } else { a }).unwrap_or_default();
+        let top = top.to_string();
+        if tied.len() > 1 && !tied.iter().any(|v| *v != top && better(field, &top, v)) {
+            ties.push(field.to_string());
+        }
         expected.insert(field.to_string(), top.clone());
         majority.push(top);
     }
@@ -264,7 +278,28 @@ pub fn fleet(nodes: &[NodeFacts]) -> Fleet {
     let mut groups: Vec<Group> =
         by_shape.into_iter().map(|(shape, nodes)| Group { shape, count: nodes.len(), nodes }).collect();
     groups.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.shape.cmp(&b.shape)));
-    Fleet { nodes: nodes.len(), groups, outliers, expected }
+    Fleet { nodes: nodes.len(), groups, outliers, expected, ties }
+}
+
+/// Whether `a` is a better value of `field` than `b`, when a value can be better: a larger count, rate, width or
+/// generation (a fault lowers them), or no readiness failure.
+fn better(field: &str, a: &str, b: &str) -> bool {
+    const MORE_IS_BETTER: [&str; 7] = [
+        "gpus",
+        "rdma_ports",
+        "line_rate_gbps",
+        "gpu_pcie_width",
+        "nic_pcie_gen",
+        "nic_pcie_width",
+        "nvlink_domain_gpus",
+    ];
+    // `x16`, `Gen5` and plain numbers: the digits after the first.
+    let number = |v: &str| crate::quantity::parse_number(v.trim_start_matches(|c: char| !c.is_ascii_digit()));
+    match field {
+        f if MORE_IS_BETTER.contains(&f) => matches!((number(a), number(b)), (Some(x), Some(y)) if x > y),
+        "readiness_failures" => a == "none" && b != "none",
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -327,7 +362,7 @@ mod tests {
     }
 
     #[test]
-    fn a_fleet_of_one_shape_has_no_outlier_and_ties_go_to_the_first_value() {
+    fn a_fleet_of_one_shape_has_no_outlier_and_ties_without_a_better_value_go_to_the_first() {
         let r = fixture("roce-2x200");
         let nodes: Vec<NodeFacts> = (0..3).map(|i| NodeFacts::of(&format!("n{i}"), &r)).collect();
         let f = fleet(&nodes);
@@ -338,5 +373,28 @@ mod tests {
         let differ = FIELDS.iter().filter(|x| two[0].get(x) != two[1].get(x)).count();
         assert_eq!(f.outliers.len(), differ, "one outlier per field the two differ in");
         assert_eq!(fleet(&[]).nodes, 0);
+        assert!(f.ties.contains(&"link_layer".to_string()) && !f.ties.contains(&"rdma_ports".to_string()));
+    }
+
+    #[test]
+    fn with_no_majority_the_node_with_most_ports_is_the_healthy_one() {
+        let good = fixture("h100-ib-8x400");
+        let ports = |name: &str, n: &str| {
+            let mut f = NodeFacts::of(name, &good);
+            let i = FIELDS.iter().position(|x| *x == "rdma_ports").expect("field");
+            f.values[i] = n.to_string();
+            f
+        };
+        let f = fleet(&[ports("a", "8"), ports("b", "7"), ports("c", "2")]);
+        assert_eq!(f.expected["rdma_ports"], "8");
+        let flagged: Vec<(&str, &str)> = f.outliers.iter().map(|o| (o.node.as_str(), o.value.as_str())).collect();
+        assert_eq!(flagged, [("b", "7"), ("c", "2")], "the healthy node is not flagged");
+        assert!(f.ties.is_empty(), "a better value breaks the tie: {:?}", f.ties);
+        // A majority still wins over a better value: two nodes at 7 and one at 8 is a fleet of 7s.
+        let f = fleet(&[ports("a", "8"), ports("b", "7"), ports("c", "7")]);
+        assert_eq!(f.expected["rdma_ports"], "7");
+        // Widths and generations read their digits; a readiness failure is worse than none.
+        assert!(better("nic_pcie_width", "x16", "x8") && !better("nic_pcie_width", "x8", "x16"));
+        assert!(better("readiness_failures", "none", "memlock") && !better("driver", "550", "535"));
     }
 }

@@ -165,6 +165,13 @@ fn text(f: &Fleet, skipped: &[Skipped]) -> String {
             );
         }
     }
+    if !f.ties.is_empty() {
+        let _ = writeln!(
+            t,
+            "No majority for {}: the expected value is only the first in order; the outliers differ, none is known bad",
+            f.ties.join(", ")
+        );
+    }
     if !skipped.is_empty() {
         let _ = writeln!(t, "Skipped  {} file(s) that are not reports (named on stderr)", skipped.len());
     }

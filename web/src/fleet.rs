@@ -60,12 +60,23 @@ pub fn table(files: &[File]) -> Html {
         h.push_static("</ul>");
         if !f.outliers.is_empty() {
             h.push_static(
-                r#"<table id="fleet-outliers"><thead><tr><th scope="col">node</th><th scope="col">field</th><th scope="col">value</th><th scope="col">most nodes</th></tr></thead><tbody>"#,
+                r#"<table id="fleet-outliers"><thead><tr><th scope="col">node</th><th scope="col">field</th><th scope="col">value</th><th scope="col">expected</th></tr></thead><tbody>"#,
             );
             for o in &f.outliers {
                 html!(h, "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", o.node, o.field, o.value, o.expected);
             }
             h.push_static("</tbody></table>");
+            h.push_static(
+                "<p class=\"fine\">Expected: the value most nodes have; among values equally common, the better one \
+                 (more ports, rate or lanes: a fault takes them away).</p>",
+            );
+        }
+        if !f.ties.is_empty() {
+            html!(
+                h,
+                r#"<p id="fleet-ties">No majority for {}: the expected value is only the first in order, so these nodes differ and none is known bad.</p>"#,
+                f.ties.join(", ")
+            );
         }
     }
     if !skipped.is_empty() {

@@ -527,6 +527,16 @@ fn several_reports_are_a_fleet_with_its_odd_node_named() {
         assert!(h.contains(part), "{part} not in {}", h.as_str());
     }
     assert!(!h.contains("<img"), "a file name is text");
+    // Ports 8, 7 and 2, one node each: no majority, so the node with the most ports is the healthy one.
+    let three: Vec<File> = [("eight", H100_REPORT), ("seven", BAD_NODE_REPORT), ("two", ROCE_REPORT)]
+        .iter()
+        .map(|(n, t)| File { name: format!("{n}.json"), size: None, text: t.to_string() })
+        .collect();
+    let h = web::fleet::table(&three);
+    assert!(h.contains("<tr><td>seven</td><td>rdma_ports</td><td>7</td><td>8</td></tr>"), "{}", h.as_str());
+    assert!(h.contains("<tr><td>two</td><td>rdma_ports</td><td>2</td><td>8</td></tr>"), "{}", h.as_str());
+    assert!(!h.contains("<tr><td>eight</td><td>rdma_ports"), "the healthy node is not flagged: {}", h.as_str());
+    assert!(!h.contains("fleet-ties"), "two of three share every other value: {}", h.as_str());
     let none = web::fleet::table(&[File { name: "a.json".to_string(), size: None, text: "nope".to_string() }]);
     assert!(none.contains("None of the 1 files is a report"), "{}", none.as_str());
 }
