@@ -211,6 +211,22 @@ pub fn parse_count(s: &str) -> Result<f64, QuantityError> {
     Ok(v * mult)
 }
 
+/// A step-sized time in seconds as people type it: `1.2`, `1.2 s`, `850 ms`, `850ms`, `120 us`, `2 min`; a bare
+/// number is in `bare` seconds (1.0 for a field in seconds, 1e-3 for one in milliseconds).
+pub fn parse_time(s: &str, bare: f64) -> Result<f64, QuantityError> {
+    let (v, suffix, input) = split(s)?;
+    let mult = match suffix.to_ascii_lowercase().as_str() {
+        "" => bare,
+        "us" | "µs" => 1e-6,
+        "ms" | "msec" => 1e-3,
+        "s" | "sec" | "secs" | "second" | "seconds" => 1.0,
+        "min" | "mins" | "minute" | "minutes" => 60.0,
+        "h" | "hr" | "hour" | "hours" => 3600.0,
+        _ => return Err(QuantityError::UnknownSuffix { input, suffix, allowed: "s, ms, us, min or h: 1.2 s, 850 ms" }),
+    };
+    Ok(v * mult)
+}
+
 /// A duration in seconds: `30d`, `2w`, `36h`, `90min`, `3600s` (a unit is required: a bare number could be any
 /// of them).
 pub fn parse_duration(s: &str) -> Result<f64, QuantityError> {
@@ -399,5 +415,23 @@ mod tests {
             assert_eq!(parse_bytes(s), Ok(v), "{s}");
         }
         assert!(parse_bytes("8 parsecs").is_err());
+    }
+
+    #[test]
+    fn a_step_time_reads_with_or_without_its_unit() {
+        for (text, bare, want) in [
+            ("1.2", 1.0, 1.2),
+            ("1.2 s", 1.0, 1.2),
+            ("850 ms", 1.0, 0.85),
+            ("850ms", 1.0, 0.85),
+            ("850", 1e-3, 0.85),
+            ("2 min", 1.0, 120.0),
+            ("120 us", 1.0, 120e-6),
+        ] {
+            let got = parse_time(text, bare).unwrap_or(f64::NAN);
+            assert!((got - want).abs() < 1e-12, "{text}: {got}");
+        }
+        let e = parse_time("1.2 parsecs", 1.0).expect_err("no such unit").to_string();
+        assert!(e.contains("s, ms, us, min or h"), "{e}");
     }
 }

@@ -451,18 +451,18 @@ async fn sections(c: &Client, server: &StaticServer) -> Result<(), String> {
     choose(c, "run-side", "b").await?;
     set_input(c, "run-compute", "1000").await?;
     set_input(c, "run-measured", "9").await?;
-    let verdict = wait_text(c, "run-verdict", |t| t.contains("slower-than-expected")).await?;
+    let verdict = wait_text(c, "run-verdict", |t| t.contains("Verdict: Slower than expected")).await?;
     assert!(verdict.contains("9.00 s measured"), "{verdict}");
     let causes = text_of(c, "run-causes").await?;
     assert!(causes.contains("socket-fallback"), "{causes}");
     // Beside scenario B's estimate, the verdict in one line.
-    wait_text(c, "b-run-verdict", |t| t.contains("slower-than-expected")).await?;
+    wait_text(c, "b-run-verdict", |t| t.contains("Your run: slower than expected")).await?;
     // A bad value names its input and keeps the page.
     set_input(c, "run-measured", "fast").await?;
     let err = wait_text(c, "run-error", |t| !t.is_empty()).await?;
     assert!(err.starts_with("Measured:"), "{err}");
     set_input(c, "run-measured", "1.05").await?;
-    wait_text(c, "run-verdict", |t| t.contains("as-expected")).await?;
+    wait_text(c, "run-verdict", |t| t.contains("Verdict: As expected")).await?;
     let url = js(c, "return location.search;").await?;
     let url = url.as_str().unwrap_or_default().to_string();
     assert!(url.contains("run.side=b") && url.contains("run.measured=1.05"), "{url}");
@@ -498,7 +498,7 @@ async fn sections(c: &Client, server: &StaticServer) -> Result<(), String> {
     // The link restores both sections in a fresh load.
     let link = js(c, "return location.href;").await?;
     c.goto(link.as_str().unwrap_or_default()).await.map_err(|e| e.to_string())?;
-    wait_text(c, "run-verdict", |t| t.contains("as-expected")).await?;
+    wait_text(c, "run-verdict", |t| t.contains("Verdict: As expected")).await?;
     assert_eq!(value_of(c, "plan-tokens").await?, "100B");
     wait_text(c, "plan-headline", |t| t.starts_with("Cheapest:")).await?;
     assert_eq!(value_of(c, "b-adapters").await?, "32");

@@ -8,7 +8,7 @@
 //! scenario's for tokens). The NCCL log and `nvidia-smi topo -m` loaded last in "Your node" are evidence.
 
 use estimator_core::import::{NcclLog, Topology};
-use estimator_core::quantity::parse_count;
+use estimator_core::quantity::{parse_count, parse_time};
 use estimator_core::run_check::{RunCheck, RunEvidence, RunInput, RunVerdict, check_run};
 use estimator_core::{ComputeInput, Field, Scenario, Seconds, human};
 
@@ -88,7 +88,15 @@ fn label(field: Field) -> &'static str {
 }
 
 fn number(label: &str, text: &str) -> Result<f64, String> {
-    parse_count(text).map_err(|e| format!("{label}: {e}"))
+    // A rate as people write it: `12k`, `12k tokens/s`, `340 samples/s`.
+    let t = text.trim().trim_end_matches("/s").trim_end();
+    let t = t.trim_end_matches("tokens").trim_end_matches("samples").trim_end();
+    parse_count(t).map_err(|e| format!("{label}: {e}"))
+}
+
+/// A time as people write it (`1.2`, `1.2 s`, `850 ms`), in seconds; a bare number is in `bare` seconds.
+fn time(label: &str, text: &str, bare: f64) -> Result<f64, String> {
+    parse_time(text, bare).map_err(|e| format!("{label}: {e}"))
 }
 
 /// The check of the form's run on its scenario, or why there is none: `Ok(None)` before the user has started.
@@ -103,13 +111,16 @@ pub fn check(query: &str, log: Option<&NcclLog>, topo: Option<&Topology>) -> Res
     if !errors.is_empty() {
         return Err(format!("Scenario {}'s inputs do not read: fix them above.", f.side.label()));
     }
-    let compute = number(label(Field::ComputeMs), &f.compute_ms)?;
+    let compute = time(label(Field::ComputeMs), &f.compute_ms, 1e-3)? * 1e3;
     input.compute = ComputeInput::Given { ms: compute };
     let s = Scenario::new(input).map_err(|e| match e.field {
         Field::ComputeMs => format!("{}: {}", label(e.field), e.reason),
         _ => format!("Scenario {}: {e}", f.side.label()),
     })?;
-    let measured = number(label(Field::MeasuredStepS), &f.measured)?;
+    let measured = match f.by {
+        By::Step => time(label(Field::MeasuredStepS), &f.measured, 1.0)?,
+        By::Tokens | By::Samples => number(label(Field::MeasuredStepS), &f.measured)?,
+    };
     let per_step = if f.per_step.trim().is_empty() { None } else { Some(number("Per step", &f.per_step)?) };
     let run = match f.by {
         By::Step => RunInput { measured_step_s: Some(measured), ..RunInput::default() },
@@ -182,13 +193,7 @@ pub fn result(query: &str, log: Option<&NcclLog>, topo: Option<&Topology>) -> Ht
         Ok(Some((_, c))) => c,
     };
     let mut h = Html::new();
-    html!(
-        h,
-        "<p class=\"run-verdict {}\" id=\"run-verdict\"><b>{}</b>: {}.</p>",
-        c.verdict.name(),
-        c.verdict.name(),
-        c.headline
-    );
+    html!(h, "<p class=\"run-verdict {}\" id=\"run-verdict\"><b>Verdict</b>: {}.</p>", c.verdict.name(), c.headline);
     h.push_static("<table class=\"run-figures\"><tbody>");
     for (k, v) in c.figures() {
         html!(h, "<tr><th scope=\"row\">{}</th><td>{}</td></tr>", k, v);
@@ -242,7 +247,7 @@ pub fn verdict_line(query: &str, side: Side, log: Option<&NcclLog>, topo: Option
             "<p class=\"run-verdict {}\" id=\"{}-run-verdict\"><b>Your run</b>: {}, {} measured against {} expected{} (Check a run, below).</p>",
             c.verdict.name(),
             side.key(),
-            c.verdict.name(),
+            c.verdict.label(),
             secs(c.measured_step_s),
             secs(c.expected_step_s),
             likely

@@ -51,6 +51,18 @@ fn a_run_is_checked_on_its_scenario_and_named_beside_it() {
     assert!(c.measured_from.contains("tokens"), "{}", c.measured_from);
     // Before the user starts: a prompt, no verdict.
     assert!(run_section::result(&query(""), None, None).contains("Fill the compute"));
+    // Times and rates as people write them: the same check as the bare numbers in the fields' units.
+    let same = |a: &str, b: &str| {
+        let c = |x: &str| run_section::check(&query(x), None, None).expect("reads").expect("filled").1;
+        assert_eq!(c(a).measured_step_s, c(b).measured_step_s, "{a} / {b}");
+        assert_eq!(c(a).expected_step_s, c(b).expected_step_s, "{a} / {b}");
+    };
+    same("run.side=b&run.compute_ms=1000&run.measured=1.2", "run.side=b&run.compute_ms=1%20s&run.measured=1.2%20s");
+    same("run.side=b&run.compute_ms=850&run.measured=0.9", "run.side=b&run.compute_ms=850ms&run.measured=900%20ms");
+    same(
+        "run.side=b&run.compute_ms=1000&run.by=tokens&run.measured=50k",
+        "run.side=b&run.compute_ms=1000&run.by=tokens&run.measured=50k%20tokens%2Fs",
+    );
 }
 
 #[wasm_bindgen_test]

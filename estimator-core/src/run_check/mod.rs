@@ -48,6 +48,15 @@ impl RunVerdict {
             RunVerdict::FasterThanExpected => "faster-than-expected",
         }
     }
+
+    /// In words, for people: "as expected", "slower than expected", "faster than expected".
+    pub fn label(self) -> &'static str {
+        match self {
+            RunVerdict::AsExpected => "as expected",
+            RunVerdict::SlowerThanExpected => "slower than expected",
+            RunVerdict::FasterThanExpected => "faster than expected",
+        }
+    }
 }
 
 /// The model's validated step error on a kind of fabric: the tolerance of the verdict.
