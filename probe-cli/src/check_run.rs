@@ -63,7 +63,11 @@ pub fn check(a: &CheckRunArgs) -> Result<Outcome, Failure> {
     if let Some(r) = &nccl_tests
         && r.value.rows.is_empty()
     {
-        return Err(Failure::input(format!("{}: the nccl-tests output has no table row to judge", r.from)));
+        return Err(Failure::input(format!(
+            "{}: nothing to judge, {}",
+            r.from,
+            estimator_core::import::nccl_tests::NO_ROWS
+        )));
     }
     let ev = RunEvidence {
         log: log.as_ref().map(|l| &l.value),

@@ -47,7 +47,11 @@ pub fn health(a: &HealthArgs) -> Result<Outcome, Failure> {
     let log = pick([given.log, embedded, attached.log], "NCCL logs", "health judges one run")?;
     let topo = pick([given.topo, attached.topo], "nvidia-smi topo -m outputs", "health judges one run")?;
     if run.value.rows.is_empty() {
-        return Err(Failure::input(format!("{}: the nccl-tests output has no table row to judge", run.from)));
+        return Err(Failure::input(format!(
+            "{}: nothing to judge, {}",
+            run.from,
+            estimator_core::import::nccl_tests::NO_ROWS
+        )));
     }
     let files: Vec<String> = [Some(&run.from), log.as_ref().map(|l| &l.from), topo.as_ref().map(|t| &t.from)]
         .into_iter()
@@ -65,8 +69,9 @@ pub fn health(a: &HealthArgs) -> Result<Outcome, Failure> {
             run.from
         )));
     }
-    let h = judge(&s, &run.value, evidence)
-        .ok_or_else(|| Failure::input(format!("{}: the nccl-tests output has no table row to judge", run.from)))?;
+    let h = judge(&s, &run.value, evidence).ok_or_else(|| {
+        Failure::input(format!("{}: nothing to judge, {}", run.from, estimator_core::import::nccl_tests::NO_ROWS))
+    })?;
     if a.cluster.json {
         print_json(&HealthDocument { health: &h, input: s.input(), files: &files })?;
     } else {
@@ -163,6 +168,12 @@ fn text(h: &Health, s: &Scenario, files: &[String]) -> String {
     }
     let _ =
         writeln!(t, "  (busbw in GB/s; share: measured over expected, the nearer end where NCCL may run two ways)\n");
+    if !h.mismatch.is_empty() {
+        let _ = writeln!(
+            t,
+            "  The expected column is the scenario's hardware's, not this run's: the shares judge nothing.\n"
+        );
+    }
     if let Some(d) = &h.departure {
         let _ = writeln!(t, "Along the curve: {d}");
     }

@@ -153,13 +153,17 @@ fn describe(r: &FileResult) -> String {
                 run.test.as_ref().map_or(String::new(), |n| format!(" ({n})")),
                 human::plural(run.rows.len() as u64, "row"),
                 run.ranks.map_or(String::new(), |r| format!(
-                    ", {r} ranks{}",
-                    run.nodes.map_or(String::new(), |n| format!(" on {n} hosts"))
+                    ", {}{}",
+                    human::plural(u64::from(r), "rank"),
+                    run.nodes.map_or(String::new(), |n| format!(" on {}", human::plural(u64::from(n), "host")))
                 )),
                 gbs(run.peak_busbw_gbs),
                 gbs(run.avg_busbw_gbs),
                 if run.truncated { "; the output is cut" } else { "" }
             );
+            if run.rows.is_empty() {
+                let _ = writeln!(t, "  {}", estimator_core::import::nccl_tests::NO_ROWS);
+            }
             if !r.runs.is_empty() {
                 let _ = writeln!(
                     t,

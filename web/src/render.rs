@@ -470,6 +470,9 @@ pub fn imported(name: &str, i: &estimator_core::import::Imported) -> Html {
                 let _ = write!(line, "; peak bus bandwidth {} GB/s", human::num(b, 2));
             }
             li(line);
+            if r.rows.is_empty() {
+                li(estimator_core::import::nccl_tests::NO_ROWS.to_string());
+            }
             if r.truncated {
                 li("the output is cut short".to_string());
             }
@@ -513,37 +516,47 @@ pub fn imported(name: &str, i: &estimator_core::import::Imported) -> Html {
 pub fn health(side: Side, hl: &estimator_core::health::Health, offer: Option<&str>) -> Html {
     let l = &hl.large;
     let mut h = Html::new();
-    html!(
-        h,
-        "<p id=\"report-verdict\">Verdict: <b>{}</b>. At {} this {} run ({} ranks, from {}) measured {} GB/s bus \
-         bandwidth; the model expects {} GB/s ({}/{}{}) on scenario {}'s hardware: {}%.</p>",
-        hl.verdict.name(),
-        human::binary(estimator_core::Bytes::new(l.size_bytes)),
-        hl.op.name(),
-        hl.ranks,
-        hl.ranks_from,
-        human::num(l.measured_busbw_gbs, 2),
-        human::num(l.expected_busbw_gbs, 1),
-        l.algorithm,
-        l.protocol,
-        l.expected_ring_busbw_gbs.map_or(String::new(), |r| format!("; Ring {}", human::num(r, 1))),
-        side.label(),
-        human::num(l.ratio * 100.0, 0)
-    );
-    if let Some(d) = &hl.departure {
-        html!(h, "<p id=\"report-departure\">{}</p>", d);
-    }
-    h.push(&crate::curve::figure(hl));
-    if !hl.mismatch.is_empty() {
+    let mismatch = hl.verdict == estimator_core::health::Verdict::Mismatch;
+    if mismatch {
+        // Not judged: no share of the model's figure, no curve against hardware the run is not from.
         html!(
             h,
-            "<p>This run is not from scenario {}'s hardware, so it is not judged against it:</p><ul id=\"report-mismatch\">",
+            "<p id=\"report-verdict\">Verdict: <b>not judged</b> (mismatch). At {} this {} run ({} ranks, from {}) \
+             measured {} GB/s bus bandwidth, but it is not from scenario {}'s hardware, so the model's figure for that \
+             hardware says nothing about it:</p><ul id=\"report-mismatch\">",
+            human::binary(estimator_core::Bytes::new(l.size_bytes)),
+            hl.op.name(),
+            hl.ranks,
+            hl.ranks_from,
+            human::num(l.measured_busbw_gbs, 2),
             side.label()
         );
         for m in &hl.mismatch {
             html!(h, "<li>{}</li>", m);
         }
         h.push_static("</ul>");
+    } else {
+        html!(
+            h,
+            "<p id=\"report-verdict\">Verdict: <b>{}</b>. At {} this {} run ({} ranks, from {}) measured {} GB/s bus \
+             bandwidth; the model expects {} GB/s ({}/{}{}) on scenario {}'s hardware: {}%.</p>",
+            hl.verdict.name(),
+            human::binary(estimator_core::Bytes::new(l.size_bytes)),
+            hl.op.name(),
+            hl.ranks,
+            hl.ranks_from,
+            human::num(l.measured_busbw_gbs, 2),
+            human::num(l.expected_busbw_gbs, 1),
+            l.algorithm,
+            l.protocol,
+            l.expected_ring_busbw_gbs.map_or(String::new(), |r| format!("; Ring {}", human::num(r, 1))),
+            side.label(),
+            human::num(l.ratio * 100.0, 0)
+        );
+        if let Some(d) = &hl.departure {
+            html!(h, "<p id=\"report-departure\">{}</p>", d);
+        }
+        h.push(&crate::curve::figure(hl));
     }
     if !hl.evidence.is_empty() {
         h.push_static("<ul id=\"report-evidence\">");

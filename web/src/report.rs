@@ -178,14 +178,20 @@ pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, 
                     runs.len()
                 );
                 for r in &runs {
+                    use estimator_core::human::{num, plural};
+                    // Hosts are counted from the rank lines: a node count only when every rank's line is there
+                    // (as `health::run_hardware` reads it), else the ranks alone.
+                    let hw = run_hardware(r);
+                    let ranks = hw.ranks.map_or("? ranks".to_string(), |n| plural(u64::from(n), "rank"));
+                    let on = hw.nodes.map_or(String::new(), |n| format!(" on {}", plural(u64::from(n), "node")));
                     crate::html!(
                         html,
-                        "<li>run {}: {} ranks on {} hosts, {} rows, peak busbw {} GB/s</li>",
+                        "<li>run {}: {}{}, {}, peak bus bandwidth {} GB/s</li>",
                         r.run,
-                        r.ranks.map_or("?".to_string(), |n| n.to_string()),
-                        r.nodes.map_or("?".to_string(), |n| n.to_string()),
-                        r.rows.len(),
-                        r.peak_busbw_gbs.map_or("?".to_string(), |b| estimator_core::human::num(b, 2))
+                        ranks,
+                        on,
+                        plural(r.rows.len() as u64, "row"),
+                        r.peak_busbw_gbs.map_or("?".to_string(), |b| num(b, 2))
                     );
                 }
                 html.push_static("</ul>");

@@ -548,12 +548,26 @@ const RUN_290: &str = include_str!("../../tests/data/nccl-tests/raw/nccl-tests-2
 const RUN_OCI_H100: &str = include_str!("../../tests/data/nccl-tests/raw/oci-h100-2node-roce-16x200.txt");
 const LOG_NO_GDR: &str = include_str!("../../tests/data/tool-outputs/nccl_02_NET-IB_noGDR_HDR_nccl-1412_EXCERPT.txt");
 
+/// An nccl-tests output with its header and no row says why there is nothing to judge, beside its "0 rows".
+#[wasm_bindgen_test]
+fn an_output_without_rows_says_why() {
+    let head: String = RUN_OCI_H100
+        .lines()
+        .take_while(|l| !l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let r = report::handle("", Side::B, Some("cut.txt"), None, &head);
+    assert!(r.html.contains("0 rows"), "{}", r.html);
+    assert!(r.html.contains("no result row was read: the output stops before its table"), "{}", r.html);
+    assert_eq!(r.query, None);
+}
+
 #[wasm_bindgen_test]
 fn a_paste_of_several_runs_judges_the_first_and_lists_them() {
     let two = format!("{RUN_OCI_H100}\n{RUN_OCI_H100}");
     let r = report::handle("", Side::B, Some("sweep.txt"), None, &two);
     assert!(r.html.contains("This text holds 2 runs; the first is judged here"), "{}", r.html);
-    assert!(r.html.contains("run 2: 16 ranks on 2 hosts"), "each run with its own ranks: {}", r.html);
+    assert!(r.html.contains("run 2: 16 ranks on 2 nodes, "), "each run with its own ranks: {}", r.html);
     assert!(r.html.contains("Verdict:"), "{}", r.html);
 }
 
@@ -592,15 +606,19 @@ fn a_pasted_run_gets_a_verdict_and_the_user_decides_what_changes() {
 fn a_run_from_other_hardware_is_a_mismatch_and_changes_nothing() {
     // An 8 x 400G InfiniBand run pasted onto A (one 25 GbE port per node): far above what A can give.
     let r = report::handle("", Side::A, Some("run.txt"), None, RUN_290);
-    assert!(r.html.contains("Verdict: <b>mismatch</b>"), "{}", r.html);
+    assert!(r.html.contains("Verdict: <b>not judged</b> (mismatch)"), "{}", r.html);
     assert!(r.html.contains("faster hardware"), "{}", r.html);
     assert!(!r.html.contains("healthy"), "{}", r.html);
+    // Not judged means no share of the model's figure and no "as expected" along a curve beside it.
+    for judged in ["%.", "As expected", "report-departure", "the model expects"] {
+        assert!(!r.html.contains(judged), "a mismatch says '{judged}': {}", r.html);
+    }
     assert_eq!(r.query, None);
     assert!(!r.html.contains("report-offer"), "nothing to fill: the run does not say what its network was");
     // An H100 run after an L40S report filled A: the run's own lines say what it ran on, and the page offers it.
     let filled = report::handle("", Side::A, Some("node.json"), None, ROCE_REPORT).query.expect("filled");
     let r = report::handle(&filled, Side::A, Some("run.txt"), None, RUN_OCI_H100);
-    assert!(r.html.contains("Verdict: <b>mismatch</b>"), "{}", r.html);
+    assert!(r.html.contains("Verdict: <b>not judged</b> (mismatch)"), "{}", r.html);
     assert!(r.html.contains("NVIDIA H100"), "{}", r.html);
     assert!(r.html.contains("16 ranks; the scenario has 8 GPUs"), "{}", r.html);
     assert!(r.html.contains("Fill A with this run&#39;s hardware"), "{}", r.html);
@@ -1018,7 +1036,7 @@ fn a_pasted_run_is_drawn_against_the_model_and_its_rank_count_read_from_its_rati
     assert!(r.html.contains("class=\"line-a\"") && r.html.contains("class=\"line-b\""), "{}", r.html);
     // Four nodes with no rank lines: the busbw/algbw ratio says 32 ranks, not B's 16, and the page offers them.
     let r = report::handle("", Side::B, Some("run.txt"), None, &section("=== B)"));
-    assert!(r.html.contains("Verdict: <b>mismatch</b>"), "{}", r.html);
+    assert!(r.html.contains("Verdict: <b>not judged</b> (mismatch)"), "{}", r.html);
     assert!(r.html.contains("32 ranks"), "{}", r.html);
     assert!(r.html.contains("4 nodes"), "the offer names the run's node count: {}", r.html);
 }

@@ -311,7 +311,8 @@ pub fn judge(s: &Scenario, run: &NcclTestsRun, ev: Evidence<'_>) -> Option<Healt
     // What the fabric gives at a size where bandwidth, not latency, sets the time: a run that stops below it has
     // not measured the fabric's bandwidth, whatever it reads at its own sizes.
     let ceiling = check(s, op, BANDWIDTH_BOUND_BYTES, 0.0).expected_busbw_gbs;
-    let departure = curve::departure(&curve, ceiling);
+    // A run from other hardware is not judged, along the curve either ("as expected" would contradict "mismatch").
+    let departure = if mismatch.is_empty() { curve::departure(&curve, ceiling) } else { None };
     let verdict = if mismatch.is_empty() { Verdict::of(large.ratio) } else { Verdict::Mismatch };
     let causes = if mismatch.is_empty() { causes::causes(s, &ev, &large, verdict) } else { Vec::new() };
     Some(Health { verdict, op, ranks, ranks_from, mismatch, evidence, large, mid, curve, departure, causes })

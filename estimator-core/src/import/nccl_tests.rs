@@ -66,6 +66,10 @@ pub struct RankDevice {
     pub gpu: Option<String>,
 }
 
+/// Why an nccl-tests output gave no row, said beside its "0 rows" by every front end.
+pub const NO_ROWS: &str = "no result row was read: the output stops before its table, or its rows are not in \
+                           nccl-tests' columns (size, count, type, ..., time, algbw, busbw); paste one run's whole output";
+
 /// A parsed run.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
