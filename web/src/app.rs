@@ -39,6 +39,15 @@ impl SideState {
         SideState { side, form, errors, result, cleared: RwSignal::new(None) }
     }
 
+    /// What the stale inputs are, for the line that says the page shows the last valid ones: each field that does
+    /// not read, with why.
+    fn stale_line(self) -> String {
+        let fields = self.errors.with(|e| {
+            e.iter().map(|e| format!("{} ({})", e.field.input().label, e.message)).collect::<Vec<_>>().join("; ")
+        });
+        format!("Showing {}'s last valid inputs, not what is typed: fix {fields}.", self.side.label())
+    }
+
     /// Whether the form is valid, so that what shows is for the inputs as typed.
     fn fresh(self) -> bool {
         self.errors.with(Vec::is_empty)
@@ -72,8 +81,23 @@ pub fn App() -> impl IntoView {
     let a = SideState::new(Side::A, RwSignal::new(state.a));
     let b = SideState::new(Side::B, RwSignal::new(state.b));
     let axis = RwSignal::new(state.chart);
-    let query =
-        Memo::new(move |_| PageState { a: a.form.get(), b: b.form.get(), embed: false, chart: axis.get() }.to_query());
+    // The URL and the share link hold the scenarios the cards show, the last that read, in the form's own notation
+    // (`7B`, `400`): text a field refuses stays in the field alone.
+    let shown = move |st: SideState| st.result.with(|r| ScenarioForm::from_input(r.scenario.input()));
+    let query = Memo::new(move |_| PageState { a: shown(a), b: shown(b), embed: false, chart: axis.get() }.to_query());
+    // A link whose values do not read says which, by key, at the top (the fields below say it too).
+    let mut notes = notes;
+    for (side, st) in [(Side::A, a), (Side::B, b)] {
+        for e in st.errors.get_untracked() {
+            notes.push(format!(
+                "Link value {}.{}: {}; {} shows the first load's scenario until it is fixed.",
+                side.key(),
+                e.field.key(),
+                e.message,
+                side.label()
+            ));
+        }
+    }
     Effect::new(move |_| {
         let q = query.get();
         browser::replace_query(&if embed { share::with_embed(&q) } else { q });
@@ -101,7 +125,9 @@ pub fn App() -> impl IntoView {
             <section class="charts" aria-labelledby="charts-title">
                 <h2 id="charts-title" class="full-only">"Charts"</h2>
                 <p class="stale" role="status" hidden=move || a.fresh() && b.fresh()>
-                    "The charts show the last valid inputs: fix the field marked below."
+                    "The charts show the last valid inputs of "
+                    {move || if a.fresh() { "B" } else if b.fresh() { "A" } else { "A and B" }}
+                    ": see the card above."
                 </p>
                 <BarChart a=a.result b=b.result />
                 <div class="full-only">
@@ -175,8 +201,8 @@ fn ResultCard(st: SideState) -> impl IntoView {
                 <span class="badge">{side.label()}</span>
                 {move || r.with(|r| render::summary(&r.scenario))}
             </h3>
-            <p class="stale" role="status" hidden=move || st.fresh()>
-                "Showing the last valid inputs: fix the field marked below."
+            <p class="stale" role="status" id=format!("{k}-stale") hidden=move || st.fresh()>
+                {move || st.stale_line()}
             </p>
             <p class="cleared" role="status" id=format!("{k}-cleared") hidden=move || st.cleared.with(Option::is_none)>
                 {move || st.cleared.get().unwrap_or_default()}

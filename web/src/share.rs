@@ -134,6 +134,13 @@ impl PageState {
             state.a.overlap_pct = "0".to_string();
             state.b.overlap_pct = "0".to_string();
         }
+        // Said, never echoed: a link's text does not reach the page.
+        if version.is_some_and(|v| !["2", LINK_VERSION].contains(&v)) {
+            notes.push(format!(
+                "This link is of a version this page does not know (it reads v=2 and v={LINK_VERSION}); its values are \
+                 read as v={LINK_VERSION}'s: check them."
+            ));
+        }
         for (k, v) in pairs {
             match k.as_str() {
                 "v" => {}

@@ -932,14 +932,35 @@ async fn the_first_screen_leads_with_the_step_and_what_does_not_fit() {
 }
 
 /// Point 7: a half-typed or implausible value is marked wherever its results show, and gets a hint.
+async fn a_broken_link_names_its_keys_and_its_version() {
+    let (_h, root) = mount("v=9&a.link=abc&b.nodes=-1");
+    leptos::task::tick().await;
+    let notes = root.query_selector(".notice").ok().flatten().and_then(|n| n.text_content()).unwrap_or_default();
+    for part in ["version this page does not know", "Link value a.link: ", "Link value b.nodes: ", "at least 1"] {
+        assert!(notes.contains(part), "'{part}' not in the notes: {notes}");
+    }
+    assert!(!notes.contains("v=9"), "the link's own text is not echoed: {notes}");
+    // The link written back holds no refused text: each side as its first load.
+    let q = web::browser::query();
+    assert!(!q.contains("abc") && !q.contains("nodes=-1"), "{q}");
+    root.remove();
+}
+
 async fn stale_and_implausible_values_are_marked_everywhere() {
     let (_h, root) = mount("");
     type_into("a-params", "70").await;
     assert_eq!(text("a-params-error"), "70 parameters: did you mean 70B?");
+    type_into("a-params", "1e3").await;
     type_into("a-params", "1e30").await;
     assert!(text("a-params-error").contains("at most 1e14"), "{}", text("a-params-error"));
     let stale = root.query_selector_all(".stale:not([hidden])").expect("stale marks").length();
     assert!(stale >= 3, "the card, the charts and the recommendation are marked stale ({stale})");
+    // The card says what it shows and which field to fix; the URL keeps the last text that read, never 1e30.
+    let line = text("a-stale");
+    assert!(line.contains("Showing A's last valid inputs, not what is typed: fix Model size"), "{line}");
+    assert!(line.contains("at most 1e14"), "{line}");
+    let q = web::browser::query();
+    assert!(q.contains("a.params=1000") && !q.contains("1e30"), "rejected text stays out of the link: {q}");
     type_into("a-params", "7B").await;
     assert_eq!(root.query_selector_all(".stale:not([hidden])").expect("marks").length(), 0);
     choose("a-compute-source", "tokens").await;
@@ -977,11 +998,12 @@ async fn the_parallelism_group_drives_the_traffic_table_and_the_layout_advice() 
     );
     assert!(traffic.contains("id=\"a-gpu-source\">GPU figures: NVIDIA H100 datasheet"), "the GPU's sources: {traffic}");
     assert!(layout.into_string().starts_with("<b>Layout:</b>"));
-    // A degree that does not divide the GPUs is refused on its field, and the link keeps what was typed.
+    // A degree that does not divide the GPUs is refused on its field; the link keeps the last value that read.
     type_into("a-tp", "3").await;
     let error = text("a-tp-error");
     assert!(error.contains("must divide"), "{error}");
-    assert!(web::browser::query().contains("a.tp=3"), "the link keeps what was typed");
+    let q = web::browser::query();
+    assert!(q.contains("a.tp=8") && !q.contains("a.tp=3"), "the link holds no refused value: {q}");
     // Only a pipeline has a bubble, and only then does the bar chart's legend name it.
     let bubble = |_: ()| by_id("legend-bubble").has_attribute("hidden");
     assert!(bubble(()), "no pipeline, no bubble in the legend");
@@ -1009,6 +1031,7 @@ async fn the_mounted_page() {
     a_measured_bus_bandwidth_is_shown_and_cleared_with_its_hardware().await;
     the_first_screen_leads_with_the_step_and_what_does_not_fit().await;
     stale_and_implausible_values_are_marked_everywhere().await;
+    a_broken_link_names_its_keys_and_its_version().await;
     the_parallelism_group_drives_the_traffic_table_and_the_layout_advice().await;
 }
 
