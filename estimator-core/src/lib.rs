@@ -62,5 +62,7 @@ pub use scenario::{
     Algorithm, ComputeInput, Field, GradDtype, Reason, Scenario, ScenarioError, ScenarioInput, SyncStrategy,
 };
 pub use step::{LowerBound, StepEstimate, estimate_step, lower_bound, reference_lower_bound};
-pub use sweep::{Comparison, SweepPoint, compare, compare_estimates, sweep_line_rate, sweep_nodes};
+pub use sweep::{
+    BatchRule, Comparison, SweepPoint, compare, compare_estimates, sweep_line_rate, sweep_nodes, sweep_nodes_as,
+};
 pub use units::{Bytes, GbitPerSec, GbytePerSec, Seconds, TflopPerSec};

@@ -130,6 +130,13 @@ pub struct PlanArgs {
     /// Only these offers (ids, comma-separated); offers of your own are always in.
     #[arg(long, value_delimiter = ',', value_name = "ID,...")]
     pub only: Vec<String>,
+    /// How the global batch follows the node count: keep-global (the job's tokens per step on every count) or
+    /// keep-per-gpu (its tokens per GPU, from the job's own --nodes: more nodes, a larger batch, fewer steps).
+    #[arg(long, value_parser = parse_batch_arg, default_value = "keep-global", value_name = "RULE")]
+    pub batch: estimator_core::BatchRule,
+    /// The GPUs --tokens-per-step is for, under --batch keep-per-gpu (default 16: two nodes of 8).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..), value_name = "GPUS")]
+    pub batch_gpus: u32,
     /// Tokens per optimizer step across all GPUs (the global batch): 4Mi, 1e6 (default 4Mi = 4,194,304, 1024
     /// sequences of 4096; 4M is 4,000,000).
     #[arg(long, value_parser = parse_count_arg, default_value_t = estimator_core::scenario::DEFAULT_TOKENS_PER_STEP, value_name = "COUNT")]
@@ -405,6 +412,11 @@ pub struct CollectiveArgs {
 
 fn parse_gbps_arg(s: &str) -> Result<f64, String> {
     estimator_core::quantity::parse_gbps(s).map_err(|e| e.to_string())
+}
+
+fn parse_batch_arg(s: &str) -> Result<estimator_core::BatchRule, String> {
+    estimator_core::BatchRule::parse(s)
+        .ok_or_else(|| format!("'{s}' is not a batch rule (keep-global or keep-per-gpu)"))
 }
 
 fn parse_count_arg(s: &str) -> Result<f64, String> {

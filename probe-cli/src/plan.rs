@@ -64,6 +64,8 @@ pub fn plan(a: &PlanArgs) -> Result<Outcome, Failure> {
         best_layout,
         prices,
         only: a.only.clone(),
+        batch: a.batch,
+        batch_gpus: Some(a.batch_gpus),
     };
     let p = run_plan(&job, &input).map_err(|e| usage(&e))?;
     if a.json {
@@ -164,10 +166,16 @@ fn text(p: &Plan, job: &ScenarioInput, a: &PlanArgs) -> String {
     let what = job.model.clone().unwrap_or_else(|| format!("{} parameters", human::params(job.params)));
     let _ = writeln!(
         t,
-        "Plan for {what}, {} tokens at {} tokens per step ({} steps), MFU {}; up to {} nodes{}{}:",
+        "Plan for {what}, {} tokens at {} tokens per step ({} steps{}), MFU {}; up to {} nodes{}{}:",
         human::params(p.tokens),
         human::params(p.tokens_per_step),
         human::count(p.steps as f64),
+        match p.batch {
+            estimator_core::BatchRule::KeepGlobal => ", the global batch kept on every node count".to_string(),
+            estimator_core::BatchRule::KeepPerGpu => {
+                format!(" on {} GPUs; the tokens per GPU kept on every node count", a.batch_gpus)
+            }
+        },
         human::pct(a.mfu),
         a.max_nodes,
         a.deadline.map_or_else(String::new, |d| format!(", deadline {}", human::duration(d))),
@@ -204,6 +212,22 @@ fn text(p: &Plan, job: &ScenarioInput, a: &PlanArgs) -> String {
         let _ = writeln!(t, "\nCannot take the job:");
         for o in out {
             let _ = writeln!(t, "  - {}: {}", o.id, o.why.clone().unwrap_or_default());
+        }
+    }
+    let faster: Vec<&&OfferPlan> =
+        placed.iter().filter(|o| o.fastest_nodes.is_some() && o.fastest_nodes != o.nodes).collect();
+    if !faster.is_empty() {
+        let _ = writeln!(t, "\nFaster on more nodes (the fastest count tried, for its GPU-hours):");
+        for o in faster {
+            let _ = writeln!(
+                t,
+                "  - {}: {} nodes, {}, {} GPU-hours{}",
+                o.id,
+                o.fastest_nodes.unwrap_or(0),
+                opt(o.fastest_time_to_train_s, human::duration),
+                opt(o.fastest_gpu_hours, human::count),
+                o.fastest_cost_usd.map_or_else(String::new, |c| format!(", {}", human::usd(c)))
+            );
         }
     }
     if placed.iter().any(|o| o.meets_deadline == Some(false)) {

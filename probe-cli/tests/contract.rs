@@ -400,11 +400,20 @@ fn plan_exits_0_for_an_answer_and_2_for_bad_values_naming_them() {
         (&["plan", "--tokens", "1T", "--price", "aws-p5.48xlarge=-2"][..], "--price"),
         (&["plan", "--tokens", "1T", "--only", "no-such-offer"][..], "--only"),
         (&["plan", "--tokens", "1T", "--prices", "/nonexistent/prices.csv"][..], "--prices"),
+        (&["plan", "--tokens", "1T", "--batch", "per-node"][..], "--batch"),
+        (&["plan", "--tokens", "1T", "--batch-gpus", "0"][..], "--batch-gpus"),
     ] {
         let (got, _, err) = run(cli().args(args));
         assert_eq!(got, Some(2), "{args:?}: {err}");
         assert!(err.contains(named), "{args:?}: {err}");
     }
+    // The batch rule is said, and without a deadline the fastest count beside the fewest GPU-hours.
+    let o = cli().args(["plan", "--tokens", "1T", "--only", "aws-p5.48xlarge", "--batch", "per-gpu"]).output();
+    let o = o.expect("probe-cli runs");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("on 16 GPUs; the tokens per GPU kept on every node count"), "{out}");
+    assert!(out.contains("Faster on more nodes") && out.contains("aws-p5.48xlarge: 64 nodes"), "{out}");
     // A CSV whose third line is wrong names the line and the column.
     let dir = temp("plan-bad");
     std::fs::create_dir_all(&dir).expect("temp dir");

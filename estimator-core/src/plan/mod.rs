@@ -19,6 +19,7 @@ use crate::memory::memory_fit;
 use crate::offer::{NodeOffer, OFFERS};
 use crate::scenario::{ComputeInput, Field, Scenario, ScenarioError, ScenarioInput, SyncStrategy, range};
 use crate::step::estimate_step;
+use crate::sweep::BatchRule;
 
 /// The most nodes a plan tries by default.
 pub const DEFAULT_MAX_NODES: i64 = 64;
@@ -48,6 +49,12 @@ pub struct PlanInput {
     pub prices: Vec<PriceRow>,
     /// Only these offers (ids), when not empty; the offers the user describes are always in.
     pub only: Vec<String>,
+    /// How the job's global batch follows the node count: kept (the default), or kept per GPU from the job's own
+    /// node count, so that more nodes train on a larger batch in fewer steps.
+    pub batch: BatchRule,
+    /// The GPUs the job's tokens per step are for, under `keep-per-gpu`; `None`: the job's own nodes x GPUs per
+    /// node.
+    pub batch_gpus: Option<u32>,
 }
 
 impl Default for PlanInput {
@@ -59,6 +66,8 @@ impl Default for PlanInput {
             best_layout: false,
             prices: Vec::new(),
             only: Vec::new(),
+            batch: BatchRule::KeepGlobal,
+            batch_gpus: None,
         }
     }
 }
@@ -104,6 +113,18 @@ pub struct OfferPlan {
     pub usd_per_gpu_hour: Option<f64>,
     /// GPU-hours x price (`None` without a price).
     pub cost_usd: Option<f64>,
+    /// Tokens per step on the planned node count (the job's, or its tokens per GPU times the GPUs under
+    /// `keep-per-gpu`).
+    pub tokens_per_step: Option<f64>,
+    /// The fastest node count tried (powers of two up to the largest, and the counts planned), beside the one
+    /// planned: without a deadline the plan takes the fewest GPU-hours, which is often the fewest nodes.
+    pub fastest_nodes: Option<u32>,
+    /// Time to train on the fastest count, seconds.
+    pub fastest_time_to_train_s: Option<f64>,
+    /// GPU-hours on the fastest count.
+    pub fastest_gpu_hours: Option<f64>,
+    /// Cost on the fastest count (`None` without a price).
+    pub fastest_cost_usd: Option<f64>,
 }
 
 /// The plan. Keys are the JSON contract of `probe-cli plan --json`.
@@ -116,10 +137,13 @@ pub struct Plan {
     /// Tokens to train on.
     #[serde(serialize_with = "crate::units::whole")]
     pub tokens: f64,
-    /// Tokens per optimizer step (the job's global batch).
+    /// Tokens per optimizer step (the job's global batch on its own nodes).
     #[serde(serialize_with = "crate::units::whole")]
     pub tokens_per_step: f64,
-    /// Optimizer steps: tokens / tokens per step, rounded up (a part of a step is a step).
+    /// How the global batch follows the node count (`keep-global` or `keep-per-gpu`).
+    pub batch: BatchRule,
+    /// Optimizer steps: tokens / tokens per step, rounded up (a part of a step is a step), at the job's own batch
+    /// (under `keep-per-gpu` each offer's batch is its `tokens_per_step`).
     pub steps: u64,
     /// Every offer, ranked; those that cannot take the job last.
     pub offers: Vec<OfferPlan>,
@@ -212,13 +236,20 @@ fn syncs(job: &ScenarioInput, best: bool) -> Vec<SyncStrategy> {
     if best { SyncStrategy::ALL.to_vec() } else { vec![job.sync] }
 }
 
+/// How the job moves between node counts: its batch rule, from the GPUs of the job as given.
+#[derive(Clone, Copy, Debug)]
+struct Moves {
+    rule: BatchRule,
+    from_gpus: u32,
+}
+
 /// The job on `nodes` nodes of the offer with each sync to try: the valid scenarios that fit in memory.
-fn fitting(template: &ScenarioInput, syncs: &[SyncStrategy], nodes: u32) -> Vec<Scenario> {
+fn fitting(template: &ScenarioInput, syncs: &[SyncStrategy], moves: Moves, nodes: u32) -> Vec<Scenario> {
     syncs
         .iter()
         .filter_map(|&sync| {
             let mut i = template.clone();
-            i.nodes = i64::from(nodes);
+            moves.rule.apply(&mut i, moves.from_gpus, nodes);
             i.sync = sync;
             if sync != SyncStrategy::Hsdp {
                 i.shard_group = None;
@@ -229,8 +260,8 @@ fn fitting(template: &ScenarioInput, syncs: &[SyncStrategy], nodes: u32) -> Vec<
 }
 
 /// The fastest fitting layout on `nodes` nodes.
-fn try_nodes(template: &ScenarioInput, syncs: &[SyncStrategy], nodes: u32) -> Option<Tried> {
-    fitting(template, syncs, nodes)
+fn try_nodes(template: &ScenarioInput, syncs: &[SyncStrategy], moves: Moves, nodes: u32) -> Option<Tried> {
+    fitting(template, syncs, moves, nodes)
         .iter()
         .map(|s| (s, estimate_step(s)))
         .min_by(|a, b| a.1.step_s.as_secs().total_cmp(&b.1.step_s.as_secs()))
@@ -256,9 +287,12 @@ fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Opti
     offer.apply(&mut template);
     let syncs = syncs(job, p.best_layout);
     let max = u32::try_from(p.max_nodes).unwrap_or(1).max(1);
-    let steps = step_count(p.tokens, tokens_per_step(job)) as f64;
+    let own = u32::try_from((job.nodes.saturating_mul(job.gpus_per_node)).max(1)).unwrap_or(u32::MAX);
+    let from_gpus = p.batch_gpus.unwrap_or(own).max(1);
+    let moves = Moves { rule: p.batch, from_gpus };
+    let tps = |n: u32| p.batch.tokens_per_step(tokens_per_step(job), from_gpus, n.saturating_mul(offer.gpus_per_node));
     let gpus = |n: u32| f64::from(n) * f64::from(offer.gpus_per_node);
-    let time = |t: &Tried| steps * t.step_s;
+    let time = |t: &Tried| step_count(p.tokens, tps(t.nodes)) as f64 * t.step_s;
     let hours = |t: &Tried| gpus(t.nodes) * time(t) / 3600.0;
 
     let mut out = OfferPlan {
@@ -281,10 +315,15 @@ fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Opti
         gpu_hours: None,
         usd_per_gpu_hour: price,
         cost_usd: None,
+        tokens_per_step: None,
+        fastest_nodes: None,
+        fastest_time_to_train_s: None,
+        fastest_gpu_hours: None,
+        fastest_cost_usd: None,
     };
     // The smallest node count that fits: the first power of two (or the largest count) that fits, then a
     // bisection below it (memory per GPU never grows with nodes; a count the layout refuses counts as too few).
-    let fits = |n: u32| !fitting(&template, &syncs, n).is_empty();
+    let fits = |n: u32| !fitting(&template, &syncs, moves, n).is_empty();
     let mut probes: Vec<u32> =
         std::iter::successors(Some(1u32), |n| n.checked_mul(2)).take_while(|n| *n < max).collect();
     probes.push(max);
@@ -314,7 +353,7 @@ fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Opti
     if !counts.contains(&max) {
         counts.push(max);
     }
-    let mut tried: Vec<Tried> = counts.iter().filter_map(|&n| try_nodes(&template, &syncs, n)).collect();
+    let mut tried: Vec<Tried> = counts.iter().filter_map(|&n| try_nodes(&template, &syncs, moves, n)).collect();
     let chosen = match p.deadline_s {
         None => tried.iter().min_by(|a, b| hours(a).total_cmp(&hours(b))).cloned(),
         Some(deadline) => {
@@ -327,7 +366,7 @@ fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Opti
                         let (mut lo, mut hi) = (tried[k - 1].nodes, tried[k].nodes);
                         while hi - lo > 1 {
                             let mid = lo + (hi - lo) / 2;
-                            match try_nodes(&template, &syncs, mid) {
+                            match try_nodes(&template, &syncs, moves, mid) {
                                 Some(t) if meets(&t) => {
                                     hi = mid;
                                     best = t;
@@ -354,8 +393,15 @@ fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Opti
             }
         }
     };
+    if let Some(f) = tried.iter().min_by(|a, b| time(a).total_cmp(&time(b))) {
+        out.fastest_nodes = Some(f.nodes);
+        out.fastest_time_to_train_s = Some(time(f));
+        out.fastest_gpu_hours = Some(hours(f));
+        out.fastest_cost_usd = price.map(|u| u * hours(f));
+    }
     if let Some(t) = chosen {
         out.nodes = Some(t.nodes);
+        out.tokens_per_step = Some(tps(t.nodes));
         out.layout = Some(t.layout.clone());
         out.sync = Some(t.sync);
         out.step_s = Some(t.step_s);
@@ -429,6 +475,7 @@ pub fn plan(job: &ScenarioInput, p: &PlanInput) -> Result<Plan, ScenarioError> {
         headline,
         tokens: p.tokens,
         tokens_per_step: tps,
+        batch: p.batch,
         steps: step_count(p.tokens, tps),
         offers: plans,
     })
