@@ -35,8 +35,8 @@ export function start(request) {
   function write(form) {
     const sec = form.dataset.sec;
     const p = new URLSearchParams(location.search);
-    // The table's order (set by its header buttons, not an input) stays.
-    for (const k of [...p.keys()]) if (k.startsWith(sec + ".") && k !== "plan.sort") p.delete(k);
+    // The table's order and "show all" (set by buttons, not inputs) stay.
+    for (const k of [...p.keys()]) if (k.startsWith(sec + ".") && k !== "plan.sort" && k !== "plan.all") p.delete(k);
     for (const el of form.querySelectorAll("[name]")) {
       const v = el.type === "checkbox" ? (el.checked ? "1" : "") : el.value;
       const dflt = el.dataset.default || (el.tagName === "SELECT" ? el.options[0].value : "");
@@ -55,10 +55,12 @@ export function start(request) {
   document.addEventListener("input", onEdit);
   document.addEventListener("change", onEdit);
   document.addEventListener("click", (e) => {
-    const sort = e.target.closest && e.target.closest("[data-sort]");
+    // The table's order (its header buttons) and "show all": URL pairs that no input holds.
+    const sort = e.target.closest && e.target.closest("[data-sort], [data-set]");
     if (sort) {
       const p = new URLSearchParams(location.search);
-      p.set("plan.sort", sort.dataset.sort);
+      if (sort.dataset.sort) p.set("plan.sort", sort.dataset.sort);
+      else p.set(sort.dataset.set, sort.dataset.value);
       history.replaceState(null, "", location.pathname + "?" + p + location.hash);
       window.dispatchEvent(new Event("rdma-url"));
       return;

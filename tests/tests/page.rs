@@ -485,6 +485,9 @@ async fn sections(c: &Client, server: &StaticServer) -> Result<(), String> {
     wait_js(c, "return location.search.includes('plan.sort=time');").await?;
     wait_js(c, "return document.querySelector(\"[data-sort='time']\").getAttribute('aria-pressed') === 'true';")
         .await?;
+    // The first rows show; "Show all" brings the rest (and stays in the link).
+    c.find(Locator::Id("plan-all")).await.map_err(|e| e.to_string())?.click().await.map_err(|e| e.to_string())?;
+    wait_js(c, "return location.search.includes('plan.all=1') && !document.getElementById('plan-all');").await?;
     let fill = "#plan-table tr[data-offer='aws-p5.48xlarge'] button[data-fill='b']";
     wait_js(c, &format!("return !!document.querySelector(\"{fill}\");")).await?;
     c.find(Locator::Css(fill)).await.map_err(|e| e.to_string())?.click().await.map_err(|e| e.to_string())?;

@@ -7,7 +7,7 @@
 use estimator_core::plan::{OfferPlan, Plan, PlanInput, parse_prices, plan};
 use estimator_core::quantity::{parse_count, parse_duration};
 use estimator_core::scenario::{DEFAULT_MFU, DEFAULT_TOKENS_PER_STEP};
-use estimator_core::{ComputeInput, Seconds, human};
+use estimator_core::{BatchRule, ComputeInput, Seconds, human};
 
 use crate::chart::{BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, log_gridlines};
 use crate::form::FormField;
@@ -79,7 +79,14 @@ pub struct PlanForm {
     pub prices: String,
     /// The table's order.
     pub sort: Sort,
+    /// How the global batch follows the node count.
+    pub batch: BatchRule,
+    /// Every row of the table, not only the first [`TOP_ROWS`].
+    pub all: bool,
 }
+
+/// The rows the table shows until the user asks for all of them.
+pub const TOP_ROWS: usize = 10;
 
 impl PlanForm {
     /// Reads the `plan.*` pairs of a page query.
@@ -92,6 +99,8 @@ impl PlanForm {
             best: false,
             prices: String::new(),
             sort: Sort::Rank,
+            batch: BatchRule::KeepGlobal,
+            all: false,
         };
         for (k, v) in section(query, "plan") {
             match k.as_str() {
@@ -102,6 +111,8 @@ impl PlanForm {
                 "best" => f.best = matches!(v.as_str(), "1" | "true" | "on"),
                 "prices" => f.prices = v,
                 "sort" => f.sort = Sort::parse(&v),
+                "batch" => f.batch = BatchRule::parse(&v).unwrap_or_default(),
+                "all" => f.all = matches!(v.as_str(), "1" | "true" | "on"),
                 _ => {}
             }
         }
@@ -134,7 +145,16 @@ pub fn plan_of(query: &str) -> Result<(Side, Plan, bool), String> {
         return Err(format!("Prices: longer than {MAX_PRICES} characters; give fewer offers"));
     }
     let prices = parse_prices(&f.prices).map_err(|e| format!("Prices: {e}"))?;
-    let input = PlanInput { tokens, deadline_s, max_nodes, best_layout: f.best, prices, only: Vec::new() };
+    let input = PlanInput {
+        tokens,
+        deadline_s,
+        max_nodes,
+        best_layout: f.best,
+        prices,
+        only: Vec::new(),
+        batch: f.batch,
+        batch_gpus: None,
+    };
     let p = plan(&job, &input).map_err(|e| {
         let what = match e.field {
             estimator_core::Field::Tokens => "Tokens to train",
@@ -172,6 +192,12 @@ pub fn form(query: &str) -> Html {
         h,
         "<label class=\"check\"><input type=\"checkbox\" name=\"best\" id=\"plan-best\"{}> Best layout (every synchronisation)</label>",
         if f.best { " checked" } else { "" }
+    );
+    html!(
+        h,
+        "<label>On more nodes <select name=\"batch\" id=\"plan-batch\"><option value=\"keep-global\"{}>keep the global batch</option><option value=\"keep-per-gpu\"{}>keep tokens per GPU</option></select></label>",
+        if f.batch == BatchRule::KeepGlobal { " selected" } else { "" },
+        if f.batch == BatchRule::KeepPerGpu { " selected" } else { "" }
     );
     html!(
         h,
@@ -238,19 +264,26 @@ fn chart(rows: &[(usize, &OfferPlan)], priced: bool) -> Html {
         at((WIDTH + LEFT) / 2.0),
         at(HEIGHT - 4.0)
     );
+    // Dots closer than a label's height share one label ("2,3,4"), so numbers never pile up.
+    let mut labels: Vec<(f64, f64, String)> = Vec::new();
     for (n, o, tx, ty) in &pts {
+        let (cx, cy) = (x(*tx), y(*ty));
         html!(
             out,
-            r#"<g class="plan-dot"><circle cx="{}" cy="{}" r="4"><title>{}: {} days, {}</title></circle><text class="tick" x="{}" y="{}">{}</text></g>"#,
-            at(x(*tx)),
-            at(y(*ty)),
+            r#"<circle class="plan-dot" cx="{}" cy="{}" r="4"><title>{}: {} days, {}</title></circle>"#,
+            at(cx),
+            at(cy),
             o.name,
             human::num(*tx, 1),
-            if priced { human::usd(*ty) } else { format!("{} GPU-hours", human::count(*ty)) },
-            at(x(*tx) + 6.0),
-            at(y(*ty) - 4.0),
-            *n
+            if priced { human::usd(*ty) } else { format!("{} GPU-hours", human::count(*ty)) }
         );
+        match labels.iter_mut().find(|(lx, ly, _)| (lx - cx).abs() < 14.0 && (ly - cy).abs() < 12.0) {
+            Some((_, _, text)) => text.push_str(&format!(",{n}")),
+            None => labels.push((cx, cy, n.to_string())),
+        }
+    }
+    for (lx, ly, text) in &labels {
+        html!(out, r#"<text class="tick" x="{}" y="{}">{}</text>"#, at(lx + 6.0), at(ly - 4.0), text.as_str());
     }
     out.push_static("</svg></figure>");
     out
@@ -270,7 +303,8 @@ pub fn result(query: &str) -> Html {
             return h;
         }
     };
-    let sort = PlanForm::from_query(query).sort;
+    let form = PlanForm::from_query(query);
+    let sort = form.sort;
     let priced = p.ranked_by == "cost";
     let mut rows: Vec<(usize, &OfferPlan)> = p.offers.iter().enumerate().map(|(i, o)| (i + 1, o)).collect();
     if sort != Sort::Rank {
@@ -281,14 +315,29 @@ pub fn result(query: &str) -> Html {
     }
     let mut h = Html::new();
     html!(h, "<p class=\"plan-headline\" id=\"plan-headline\"><b>{}</b>.</p>", p.headline);
+    let rule = match p.batch {
+        BatchRule::KeepGlobal => {
+            "On every node count the global batch is kept (more GPUs split it: past some count the step stops \
+             shrinking); choose \"keep tokens per GPU\" to grow it with the GPUs instead."
+        }
+        BatchRule::KeepPerGpu => {
+            "On every node count the tokens per GPU are kept: the global batch grows with the GPUs and the steps to \
+             train shrink (check that the optimizer takes that batch)."
+        }
+    };
     html!(
         h,
-        "<p class=\"fine\">Scenario {}'s job: {} tokens per step ({} steps){}.</p>",
+        "<p class=\"fine\" id=\"plan-batch-rule\">Scenario {}'s job: {} tokens per step ({} steps){}. {}</p>",
         side.label(),
         human::params(p.tokens_per_step),
         human::count(p.steps as f64),
-        if from_ms { "; its compute is given in ms, so the plan takes 4M tokens per step at 40% MFU" } else { "" }
+        if from_ms { "; its compute is given in ms, so the plan takes 4M tokens per step at 40% MFU" } else { "" },
+        rule
     );
+    let total = rows.len();
+    if !form.all {
+        rows.truncate(TOP_ROWS);
+    }
     h.push(&chart(&rows, priced));
     h.push_static("<div class=\"table-scroll\"><table class=\"plan-table\" id=\"plan-table\"><thead><tr><th>#</th><th>offer</th><th>node</th>");
     for (s, key, title) in [
@@ -323,10 +372,18 @@ pub fn result(query: &str) -> Html {
         } else {
             html!(h, "<span title=\"{}\">{}</span>", o.source_note, o.name);
         }
+        // The id, as the prices box takes it (`OFFER=USD`).
+        html!(h, "<br><code class=\"offer-id\">{}</code>", o.id);
         let late = if o.meets_deadline == Some(false) { " (late)" } else { "" };
+        let fastest = match (o.fastest_nodes, o.fastest_time_to_train_s) {
+            (Some(n), Some(t)) if Some(n) != o.nodes => {
+                format!("fastest: {} on {}", human::duration(t), human::plural(u64::from(n), "node"))
+            }
+            _ => String::new(),
+        };
         html!(
             h,
-            "</td><td class=\"node\">{}<br>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>",
+            "</td><td class=\"node\">{}<br>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}<br><span class=\"fine\">{}</span></td><td>{}</td><td>{}</td><td>{}</td><td>",
             gpus,
             net,
             o.nodes.map_or_else(|| "–".to_string(), |n| n.to_string()),
@@ -335,6 +392,7 @@ pub fn result(query: &str) -> Html {
             o.layout.clone().unwrap_or_else(|| "–".to_string()),
             opt(o.time_to_train_s, human::duration),
             late,
+            fastest,
             opt(o.gpu_hours, human::count),
             opt(o.usd_per_gpu_hour, |u| human::num(u, 2)),
             opt(o.cost_usd, human::usd)
@@ -344,12 +402,12 @@ pub fn result(query: &str) -> Html {
                 for s in [Side::A, Side::B] {
                     html!(
                         h,
-                        "<button type=\"button\" class=\"fill\" data-fill=\"{}\" data-offer=\"{}\" aria-label=\"Fill scenario {} with {} on {} nodes\">{}</button>",
+                        "<button type=\"button\" class=\"fill\" data-fill=\"{}\" data-offer=\"{}\" aria-label=\"Fill scenario {} with {} on {}\">{}</button>",
                         s.key(),
                         o.id,
                         s.label(),
                         o.name,
-                        nodes,
+                        human::plural(u64::from(nodes), "node"),
                         s.label()
                     );
                 }
@@ -359,6 +417,13 @@ pub fn result(query: &str) -> Html {
         h.push_static("</td></tr>");
     }
     h.push_static("</tbody></table></div>");
+    if rows.len() < total {
+        html!(
+            h,
+            "<p><button type=\"button\" id=\"plan-all\" data-set=\"plan.all\" data-value=\"1\">Show all {} offers</button></p>",
+            total
+        );
+    }
     h
 }
 

@@ -106,6 +106,39 @@ fn a_plan_ranks_the_offers_and_a_row_fills_a_scenario() {
 }
 
 #[wasm_bindgen_test]
+fn a_plan_says_its_batch_rule_shows_ids_the_fastest_option_and_the_top_rows() {
+    let q = query("plan.tokens=1T");
+    let html = plan_section::result(&q);
+    assert!(html.contains("id=\"plan-batch-rule\"") && html.contains("the global batch is kept"), "{}", html.as_str());
+    // Each offer's id, as the prices box takes it.
+    let (_, p, _) = plan_section::plan_of(&q).expect("a plan");
+    let first = format!("<code class=\"offer-id\">{}</code>", p.offers[0].id);
+    assert!(html.contains(&first), "{}", html.as_str());
+    // Dots at one place share one label ("2,3,4"), not a pile of numbers.
+    assert!(!html.contains(">2</text>") || !html.contains(">3</text>") || html.contains(">2,3"), "{}", html.as_str());
+    // Without a deadline each offer plans its fewest GPU-hours, and says how fast it could go.
+    assert!(html.contains("fastest: "), "{}", html.as_str());
+    // The first rows, and a button for the rest.
+    assert!(p.offers.len() > plan_section::TOP_ROWS);
+    assert_eq!(html.matches("<tr data-offer=").count(), plan_section::TOP_ROWS);
+    assert!(html.contains(&format!("Show all {} offers", p.offers.len())), "{}", html.as_str());
+    let all = plan_section::result(&format!("{q}&plan.all=1"));
+    assert_eq!(all.matches("<tr data-offer=").count(), p.offers.len());
+    assert!(!all.contains("plan-all"));
+    // Keeping tokens per GPU: more nodes train on a larger batch in fewer steps, so the fastest count is faster.
+    let per_gpu = plan_section::plan_of(&format!("{q}&plan.batch=keep-per-gpu")).expect("a plan").1;
+    assert_eq!(per_gpu.batch, estimator_core::BatchRule::KeepPerGpu);
+    let fastest = |p: &estimator_core::plan::Plan| {
+        let o = p.offers.iter().find(|o| o.id == "aws-p5.48xlarge").expect("p5");
+        (o.fastest_nodes.expect("fits"), o.fastest_time_to_train_s.expect("fits"))
+    };
+    let (kept, grown) = (fastest(&p), fastest(&per_gpu));
+    assert!(grown.1 < kept.1, "per GPU {grown:?} against global {kept:?}");
+    let html = plan_section::result(&format!("{q}&plan.batch=keep-per-gpu"));
+    assert!(html.contains("the tokens per GPU are kept"), "{}", html.as_str());
+}
+
+#[wasm_bindgen_test]
 fn a_bad_plan_input_is_named() {
     let err = |extra: &str| plan_section::plan_of(&query(extra)).expect_err("refused");
     assert!(err("plan.tokens=lots").starts_with("Tokens to train"));
