@@ -4,7 +4,7 @@
 use estimator_core::catalog::GPUS;
 use estimator_core::human;
 use estimator_core::shape::MODELS;
-use estimator_core::{Fabric, GradDtype, Scenario, SyncStrategy};
+use estimator_core::{BatchRule, Fabric, GradDtype, Scenario, SyncStrategy};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast as _;
 
@@ -13,7 +13,7 @@ use crate::chart::{self, SegmentKind};
 use crate::form::{ComputeMode, FieldError, FormField, LINE_RATES, MODEL_SIZES, PRESETS, ScenarioForm};
 use crate::render::{self, dtype_label};
 use crate::result::SideResult;
-use crate::share::{self, ChartAxis, PageState, Side};
+use crate::share::{self, ChartAxis, ChartView, PageState, Side};
 
 /// One side's reactive state: the form as typed, its errors, the last valid scenario's results, and what an edit
 /// cleared (a measured bus bandwidth that belonged to other hardware).
@@ -80,11 +80,11 @@ pub fn App() -> impl IntoView {
     let embed = state.embed;
     let a = SideState::new(Side::A, RwSignal::new(state.a));
     let b = SideState::new(Side::B, RwSignal::new(state.b));
-    let axis = RwSignal::new(state.chart);
+    let view = RwSignal::new(state.chart);
     // The URL and the share link hold the scenarios the cards show, the last that read, in the form's own notation
     // (`7B`, `400`): text a field refuses stays in the field alone.
     let shown = move |st: SideState| st.result.with(|r| ScenarioForm::from_input(r.scenario.input()));
-    let query = Memo::new(move |_| PageState { a: shown(a), b: shown(b), embed: false, chart: axis.get() }.to_query());
+    let query = Memo::new(move |_| PageState { a: shown(a), b: shown(b), embed: false, chart: view.get() }.to_query());
     // A link whose values do not read says which, by key, at the top (the fields below say it too).
     let mut notes = notes;
     for (side, st) in [(Side::A, a), (Side::B, b)] {
@@ -112,7 +112,7 @@ pub fn App() -> impl IntoView {
         b.form.set(s.b);
         a.cleared.set(None);
         b.cleared.set(None);
-        axis.set(s.chart);
+        view.set(s.chart);
     });
 
     // One tree for both layouts: embed mode (for an iframe) hides the page chrome and the full-page sections with
@@ -131,7 +131,7 @@ pub fn App() -> impl IntoView {
                 </p>
                 <BarChart a=a.result b=b.result />
                 <div class="full-only">
-                    <NodesChart axis=axis />
+                    <NodesChart view=view />
                 </div>
             </section>
             <div class="full-only">
@@ -266,28 +266,42 @@ fn BarChart(a: Memo<SideResult>, b: Memo<SideResult>) -> impl IntoView {
 /// The nodes chart's frame: caption, axis choice, legend and the empty SVG and table that boot.js fills with what
 /// the details worker draws for the page's URL (`chart::nodes_figure`) once the chart is in view.
 #[component]
-fn NodesChart(axis: RwSignal<ChartAxis>) -> impl IntoView {
-    let caption = move || match axis.get() {
+fn NodesChart(view: RwSignal<ChartView>) -> impl IntoView {
+    let caption = move || match view.with(|v| v.axis) {
         ChartAxis::StepTime => {
             "Step time against the number of nodes (log scales); the large dot is each scenario's own"
         }
         ChartAxis::Efficiency => "Scaling efficiency (compute ÷ step) against the number of nodes",
     };
-    let radio = move |id: &'static str, value: ChartAxis, label: &'static str| {
+    let rule = move || match view.with(|v| v.batch) {
+        BatchRule::KeepGlobal => {
+            "; each scenario's global batch (tokens per step) is kept on every count, so more GPUs split it"
+        }
+        BatchRule::KeepPerGpu => "; each scenario's tokens per GPU are kept, so the global batch grows with the GPUs",
+    };
+    // One closure for the four choices: what it shows when checked, and what choosing it sets.
+    let radio = move |name: &'static str,
+                      id: &'static str,
+                      is: fn(&ChartView) -> bool,
+                      set: fn(&mut ChartView),
+                      label| {
         view! {
             <label>
-                <input type="radio" name="chart-axis" id=id prop:checked=move || axis.get() == value
-                    on:change=move |_| axis.set(value) />
+                <input type="radio" name=name id=id prop:checked=move || view.with(is) on:change=move |_| view.update(set) />
                 {label}
             </label>
         }
     };
     view! {
         <figure class="chart nodes">
-            <figcaption>{caption}</figcaption>
+            <figcaption id="nodes-caption">{caption}{rule}"."</figcaption>
             <div class="chart-controls" role="radiogroup" aria-label="What the chart shows">
-                {radio("chart-step", ChartAxis::StepTime, "step time")}
-                {radio("chart-efficiency", ChartAxis::Efficiency, "scaling efficiency")}
+                {radio("chart-axis", "chart-step", |v| v.axis == ChartAxis::StepTime, |v| v.axis = ChartAxis::StepTime, "step time")}
+                {radio("chart-axis", "chart-efficiency", |v| v.axis == ChartAxis::Efficiency, |v| v.axis = ChartAxis::Efficiency, "scaling efficiency")}
+            </div>
+            <div class="chart-controls" role="radiogroup" aria-label="The global batch on more nodes">
+                {radio("chart-batch", "batch-global", |v| v.batch == BatchRule::KeepGlobal, |v| v.batch = BatchRule::KeepGlobal, "keep the global batch")}
+                {radio("chart-batch", "batch-per-gpu", |v| v.batch == BatchRule::KeepPerGpu, |v| v.batch = BatchRule::KeepPerGpu, "keep tokens per GPU")}
             </div>
             <svg viewBox=format!("0 0 {} {}", human::num(chart::WIDTH, 0), human::num(chart::HEIGHT, 0)) role="img" id="nodes-chart"
                 aria-label="Step time or scaling efficiency of A and B against the number of nodes; the same data is in the table below"></svg>

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use estimator_core::{Scenario, StepEstimate, SweepPoint, sweep_nodes};
+use estimator_core::{BatchRule, Scenario, StepEstimate, SweepPoint, sweep_nodes_as};
 
 use crate::html;
 use crate::html::Html;
@@ -94,7 +94,7 @@ pub fn bar_segments(step: &StepEstimate, scale_s: f64, width: f64) -> Vec<Segmen
 pub const NODE_STEPS: [u32; 9] = [1, 2, 4, 8, 16, 32, 64, 128, 256];
 
 /// The sweep behind one line of the nodes chart.
-pub fn node_sweep(s: &Scenario) -> Vec<SweepPoint> {
+pub fn node_sweep(s: &Scenario, batch: BatchRule) -> Vec<SweepPoint> {
     let mut nodes: Vec<u32> = NODE_STEPS.to_vec();
     if !nodes.contains(&s.nodes()) {
         nodes.push(s.nodes());
@@ -102,7 +102,7 @@ pub fn node_sweep(s: &Scenario) -> Vec<SweepPoint> {
     }
     // Every count here is within the model's limits, so the sweep cannot fail (counts the layout does not fit are
     // left out of the line); an empty line is the fallback.
-    sweep_nodes(s, &nodes).unwrap_or_default()
+    sweep_nodes_as(s, &nodes, batch).unwrap_or_default()
 }
 
 /// A tick on an axis.
@@ -358,14 +358,14 @@ pub fn nodes_figure(query: &str) -> (Html, Html) {
     let sweeps: Vec<(Vec<SweepPoint>, u32)> = [(&state.a, crate::share::Side::A), (&state.b, crate::share::Side::B)]
         .into_iter()
         .filter_map(|(form, side)| form.to_scenario().or_else(|_| side.default_form().to_scenario()).ok())
-        .map(|s| (node_sweep(&s), s.nodes()))
+        .map(|s| (node_sweep(&s, state.chart.batch), s.nodes()))
         .collect();
     let lines: Vec<(&[SweepPoint], u32)> = sweeps.iter().map(|(p, n)| (&p[..], *n)).collect();
     let rows = match &sweeps[..] {
         [a, b] => nodes_table_rows(&a.0, &b.0),
         _ => Html::new(),
     };
-    (nodes_svg(&nodes_chart(&lines, state.chart)), rows)
+    (nodes_svg(&nodes_chart(&lines, state.chart.axis)), rows)
 }
 
 /// A horizontal gridline and its label at each decade from `10^lo` to `10^hi` (`decades`), where `y` places a value;

@@ -7,6 +7,8 @@
 //! means nothing for a select is reported and the field keeps its default, and text fields keep what was written
 //! (the form shows its error), so a link restores exactly what its author saw.
 
+use estimator_core::BatchRule;
+
 use crate::form::{FormField, ScenarioForm};
 
 /// Which scenario (`"a"` or `"b"` in the worker's messages).
@@ -54,14 +56,25 @@ pub struct PageState {
     pub b: ScenarioForm,
     /// Compact layout for an iframe.
     pub embed: bool,
-    /// The chart's y axis: step time or scaling efficiency.
-    pub chart: ChartAxis,
+    /// What the nodes chart shows.
+    pub chart: ChartView,
+}
+
+/// What the nodes chart shows: its y axis (URL `chart=efficiency`) and how it moves each scenario's global batch
+/// between node counts (URL `batch=per-gpu`). One value, so the page keeps one signal of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChartView {
+    /// Step time or scaling efficiency.
+    pub axis: ChartAxis,
+    /// The batch rule.
+    pub batch: BatchRule,
 }
 
 /// What the nodes chart plots.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ChartAxis {
     /// Step time (log scale).
+    #[default]
     StepTime,
     /// Scaling efficiency, compute / step.
     Efficiency,
@@ -69,7 +82,7 @@ pub enum ChartAxis {
 
 impl Default for PageState {
     fn default() -> Self {
-        PageState { a: ScenarioForm::page_a(), b: ScenarioForm::page_b(), embed: false, chart: ChartAxis::StepTime }
+        PageState { a: ScenarioForm::page_a(), b: ScenarioForm::page_b(), embed: false, chart: ChartView::default() }
     }
 }
 
@@ -93,8 +106,11 @@ impl PageState {
                 }
             }
         }
-        if self.chart == ChartAxis::Efficiency {
+        if self.chart.axis == ChartAxis::Efficiency {
             pairs.push(("chart".to_string(), "efficiency".to_string()));
+        }
+        if self.chart.batch == BatchRule::KeepPerGpu {
+            pairs.push(("batch".to_string(), "per-gpu".to_string()));
         }
         if !pairs.is_empty() {
             pairs.insert(0, ("v".to_string(), LINK_VERSION.to_string()));
@@ -145,7 +161,12 @@ impl PageState {
             match k.as_str() {
                 "v" => {}
                 "embed" => state.embed = matches!(v.as_str(), "1" | "true" | "yes" | ""),
-                "chart" => state.chart = if v == "efficiency" { ChartAxis::Efficiency } else { ChartAxis::StepTime },
+                "chart" => {
+                    state.chart.axis = if v == "efficiency" { ChartAxis::Efficiency } else { ChartAxis::StepTime }
+                }
+                "batch" => {
+                    state.chart.batch = if v == "per-gpu" { BatchRule::KeepPerGpu } else { BatchRule::KeepGlobal }
+                }
                 _ => {
                     let Some((side, field)) = k.split_once('.') else { continue };
                     let form = match side {

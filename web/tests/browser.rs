@@ -307,7 +307,7 @@ fn a_changed_state_round_trips_through_the_url() {
     st.b.set(FormField::Fabric, "roce").expect("fabric");
     st.b.set(FormField::Params, "70B & more").expect("text");
     let _ = st.b.apply(&PRESETS[4]);
-    st.chart = ChartAxis::Efficiency;
+    st.chart.axis = ChartAxis::Efficiency;
     st.embed = true;
     let q = st.to_query();
     assert!(q.starts_with("v=3&"), "a link names the first load it was written against: {q}");
@@ -410,8 +410,17 @@ fn the_card_and_the_bar_show_the_steps_range() {
 #[wasm_bindgen_test]
 fn the_nodes_chart_puts_more_time_higher() {
     let s = ScenarioForm::page_a().to_scenario().expect("valid");
-    let sweep = chart::node_sweep(&s);
+    let sweep = chart::node_sweep(&s, estimator_core::BatchRule::KeepGlobal);
     assert_eq!(sweep.len(), chart::NODE_STEPS.len());
+    // Keeping tokens per GPU, the compute per step stays as the scenario's on its own 2 nodes: no point's step
+    // falls below it, where a kept global batch shrinks the compute with more GPUs.
+    let grown = chart::node_sweep(&s, estimator_core::BatchRule::KeepPerGpu);
+    let own = grown.iter().find(|p| p.x == 2.0).expect("2 nodes").compute_s.as_secs();
+    assert!(grown.iter().all(|p| (p.compute_s.as_secs() - own).abs() <= 1e-9 * own), "{grown:?}");
+    assert!(sweep.last().expect("points").compute_s.as_secs() < own / 100.0, "256 nodes split the kept batch");
+    let (_, rows) = web::chart::nodes_figure("batch=per-gpu");
+    let (_, kept_rows) = web::chart::nodes_figure("");
+    assert_ne!(rows.as_str(), kept_rows.as_str(), "the chart follows the rule in the URL");
     let c = chart::nodes_chart(&[(&sweep[..], 2)], ChartAxis::StepTime);
     let line = &c.lines[0];
     assert!(line.path.starts_with('M'));
@@ -794,6 +803,13 @@ async fn first_load_shows_the_reference_answer_with_its_arithmetic() {
     let (svg, rows) = web::chart::nodes_figure(&web::browser::query());
     assert_eq!(svg.matches("<path").count(), 2, "a line per scenario");
     assert_eq!(rows.matches("<tr>").count(), web::chart::NODE_STEPS.len());
+    // The chart says how it moves the batch, and offers the other rule; the choice is in the link.
+    assert!(text("nodes-caption").contains("global batch (tokens per step) is kept"), "{}", text("nodes-caption"));
+    click("batch-per-gpu").await;
+    assert!(text("nodes-caption").contains("tokens per GPU are kept"), "{}", text("nodes-caption"));
+    assert!(web::browser::query().contains("batch=per-gpu"), "{}", web::browser::query());
+    click("batch-global").await;
+    assert!(!web::browser::query().contains("batch="), "{}", web::browser::query());
     root.remove();
 }
 
