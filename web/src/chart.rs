@@ -368,13 +368,11 @@ pub fn nodes_figure(query: &str) -> (Html, Html) {
     (nodes_svg(&nodes_chart(&lines, state.chart.axis)), rows)
 }
 
-/// A horizontal gridline and its label at each decade from `10^lo` to `10^hi` (`decades`), where `y` places a value;
+/// A horizontal gridline and its label at each of [`log_ticks`] from `10^lo` to `10^hi` (`decades`), where `y` places a value;
 /// for the details worker's log-log charts (a run's curve, the rental plan).
 pub fn log_gridlines(out: &mut Html, decades: (f64, f64), y: impl Fn(f64) -> f64, label: impl Fn(f64) -> String) {
     let at = |v: f64| human::fixed(v, 1);
-    let mut d = decades.0;
-    while d <= decades.1 + 1e-9 {
-        let v = 10f64.powf(d);
+    for v in log_ticks(decades.0, decades.1) {
         html!(
             out,
             r#"<line class="gridline" x1="{0}" x2="{1}" y1="{2}" y2="{2}"></line><text class="tick" x="{3}" y="{4}" text-anchor="end">{5}</text>"#,
@@ -385,8 +383,26 @@ pub fn log_gridlines(out: &mut Html, decades: (f64, f64), y: impl Fn(f64) -> f64
             at(y(v) + 4.0),
             label(v)
         );
+    }
+}
+
+/// Gridline values between `10^lo` and `10^hi`: 1, 2 and 5 times each power of ten when the range is short (two
+/// decades and a half or less, so a plot never has only its two ends labelled), whole decades when it is long.
+pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
+    let steps: &[f64] = if hi - lo <= 2.5 { &[1.0, 2.0, 5.0] } else { &[1.0] };
+    let mut out = Vec::new();
+    let mut d = lo.floor();
+    while d <= hi.ceil() {
+        for m in steps {
+            let v = m * 10f64.powf(d);
+            let l = v.log10();
+            if l >= lo - 1e-9 && l <= hi + 1e-9 {
+                out.push(v);
+            }
+        }
         d += 1.0;
     }
+    out
 }
 
 /// The nodes chart's data as table rows (nodes, A step, A efficiency, B step, B efficiency).

@@ -31,8 +31,12 @@ pub fn figure(h: &Health) -> Html {
     let x_hi = rows.iter().map(|c| c.size_bytes.log2()).fold(f64::NEG_INFINITY, f64::max);
     let values = rows.iter().flat_map(|c| [c.measured_busbw_gbs, c.expected_busbw_gbs]);
     let (v_lo, v_hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
-    // Whole decades around the values, so the ticks are 0.1, 1, 10, 100 GB/s.
-    let (d_lo, d_hi) = (v_lo.log10().floor(), v_hi.log10().ceil().max(v_lo.log10().floor() + 1.0));
+    // The values' own range with a margin (whole decades left most of the plot empty), at least a factor of 4.
+    let (mut d_lo, mut d_hi) = ((v_lo / 1.3).log10(), (v_hi * 1.3).log10());
+    if d_hi - d_lo < 0.6 {
+        let mid = (d_hi + d_lo) / 2.0;
+        (d_lo, d_hi) = (mid - 0.3, mid + 0.3);
+    }
     let plot_w = WIDTH - LEFT - RIGHT;
     let plot_h = HEIGHT - TOP - BOTTOM;
     let span = (x_hi - x_lo).max(1.0);
@@ -40,7 +44,7 @@ pub fn figure(h: &Health) -> Html {
     let y = |v: f64| TOP + plot_h * (1.0 - (v.log10() - d_lo) / (d_hi - d_lo));
     html!(
         out,
-        r#"<figure class="chart" id="report-curve"><figcaption>{} bus bandwidth (GB/s, up the side) by message size, measured against the model (both axes logarithmic): <span class="swatch line-a"></span> measured <span class="swatch line-b"></span> model</figcaption><svg viewBox="0 0 {} {}" role="img" aria-label="The run's bus bandwidth and the model's by message size">"#,
+        r#"<figure class="chart curve" id="report-curve"><figcaption>{} bus bandwidth (GB/s, up the side) by message size, measured against the model (both axes logarithmic): <span class="swatch line-measured"></span> measured <span class="swatch line-model"></span> model</figcaption><svg viewBox="0 0 {} {}" role="img" aria-label="The run's bus bandwidth and the model's by message size">"#,
         h.op.name(),
         at(WIDTH),
         at(HEIGHT)
@@ -66,7 +70,7 @@ pub fn figure(h: &Health) -> Html {
         at((WIDTH + LEFT) / 2.0),
         at(HEIGHT - 4.0)
     );
-    for (class, pick) in [("line-a", true), ("line-b", false)] {
+    for (class, pick) in [("line-measured", true), ("line-model", false)] {
         let value = |c: &SizeCheck| if pick { c.measured_busbw_gbs } else { c.expected_busbw_gbs };
         let mut path = String::new();
         for (i, c) in rows.iter().enumerate() {

@@ -339,7 +339,7 @@ pub fn result(query: &str) -> Html {
         rows.truncate(TOP_ROWS);
     }
     h.push(&chart(&rows, priced));
-    h.push_static("<div class=\"table-scroll\"><table class=\"plan-table\" id=\"plan-table\"><thead><tr><th>#</th><th>offer</th><th>node</th>");
+    h.push_static("<div class=\"table-scroll\"><table class=\"plan-table\" id=\"plan-table\"><thead><tr><th>#</th><th>offer, id and node</th>");
     for (s, key, title) in [
         (Sort::Nodes, "nodes", "nodes"),
         (Sort::Step, "step", "step"),
@@ -355,7 +355,7 @@ pub fn result(query: &str) -> Html {
             title
         );
         if s == Sort::Step {
-            h.push_static("<th>exposed</th><th>layout</th>");
+            h.push_static("<th>layout</th>");
         }
         if s == Sort::Hours {
             h.push_static("<th>$/GPU-h</th>");
@@ -372,8 +372,8 @@ pub fn result(query: &str) -> Html {
         } else {
             html!(h, "<span title=\"{}\">{}</span>", o.source_note, o.name);
         }
-        // The id, as the prices box takes it (`OFFER=USD`).
-        html!(h, "<br><code class=\"offer-id\">{}</code>", o.id);
+        // The id, as the prices box takes it (`OFFER=USD`), and the node.
+        html!(h, "<br><code class=\"offer-id\">{}</code><br><span class=\"fine\">{}, {}</span>", o.id, gpus, net);
         let late = if o.meets_deadline == Some(false) { " (late)" } else { "" };
         let fastest = match (o.fastest_nodes, o.fastest_time_to_train_s) {
             (Some(n), Some(t)) if Some(n) != o.nodes => {
@@ -383,9 +383,7 @@ pub fn result(query: &str) -> Html {
         };
         html!(
             h,
-            "</td><td class=\"node\">{}<br>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}{}<br><span class=\"fine\">{}</span></td><td>{}</td><td>{}</td><td>{}</td><td>",
-            gpus,
-            net,
+            "</td><td>{}</td><td>{}<br><span class=\"fine\">{} exposed</span></td><td>{}</td><td>{}{}<br><span class=\"fine\">{}</span></td><td>{}</td><td>{}</td><td>{}</td><td>",
             o.nodes.map_or_else(|| "–".to_string(), |n| n.to_string()),
             opt(o.step_s, |s| human::secs(Seconds::new(s))),
             opt(o.exposed_share, human::pct),

@@ -1072,7 +1072,19 @@ fn a_pasted_run_is_drawn_against_the_model_and_its_rank_count_read_from_its_rati
     assert!(r.html.contains("from the run&#39;s busbw/algbw ratio"), "{}", r.html);
     assert!(r.html.contains("id=\"report-departure\""), "{}", r.html);
     assert!(r.html.contains("id=\"report-curve\"") && r.html.contains("<svg"), "{}", r.html);
-    assert!(r.html.contains("class=\"line-a\"") && r.html.contains("class=\"line-b\""), "{}", r.html);
+    assert!(r.html.contains("class=\"line-measured\"") && r.html.contains("class=\"line-model\""), "{}", r.html);
+    assert!(!r.html.contains("line-a"), "measured and model are not A's and B's colours: {}", r.html);
+    // The y axis spans the values (with a margin), so the lines fill the plot, with at least three gridlines.
+    let curve = r.html.split("id=\"report-curve\"").nth(1).unwrap_or_default();
+    let ys: Vec<f64> = curve
+        .split("<circle class=\"dot\" cx=\"")
+        .skip(1)
+        .filter_map(|c| c.split("cy=\"").nth(1)?.split('"').next()?.parse().ok())
+        .collect();
+    let (top, bottom) = ys.iter().fold((f64::INFINITY, 0.0f64), |(t, b), y| (t.min(*y), b.max(*y)));
+    let plot = web::chart::HEIGHT - web::chart::TOP - web::chart::BOTTOM;
+    assert!(bottom - top > 0.6 * plot, "the data spans {:.0} of {plot:.0} units", bottom - top);
+    assert!(curve.matches("class=\"gridline\"").count() >= 3, "{curve}");
     // Four nodes with no rank lines: the busbw/algbw ratio says 32 ranks, not B's 16, and the page offers them.
     let r = report::handle("", Side::B, Some("run.txt"), None, &section("=== B)"));
     assert!(r.html.contains("Verdict: <b>not judged</b> (mismatch)"), "{}", r.html);
