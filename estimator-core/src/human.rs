@@ -140,7 +140,11 @@ pub fn gb(b: Bytes) -> String {
 
 /// Bytes that cross the network, in words: `3.28 GB over the network`, or `nothing over the network`.
 pub fn over_network(b: Bytes) -> String {
-    if b.get() == 0.0 { "nothing over the network".to_string() } else { format!("{} over the network", gb(b)) }
+    if b.get() == 0.0 {
+        "nothing through the network adapters".to_string()
+    } else {
+        format!("{} through the network adapters", gb(b))
+    }
 }
 
 /// Bytes in binary GiB, as GPU memory is sold: `14.0 GiB`.

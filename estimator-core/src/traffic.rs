@@ -116,7 +116,8 @@ pub struct Traffic {
     pub ranks: u32,
     /// Calls per optimizer step.
     pub calls: u64,
-    /// Bytes each GPU sends per optimizer step (nccl-tests' algorithm bytes for the op, all calls), over any link.
+    /// Bytes each GPU sends per optimizer step over any link, all calls: nccl-tests' bus bytes (the algorithm
+    /// bytes times the op's busbw factor, `(n-1)/n` for a gather or a reduce-scatter, `2(n-1)/n` for an all-reduce).
     pub bytes_per_gpu: Bytes,
     /// Of those, the bytes that cross the adapters, per GPU: a ring enters and leaves each node (NVLink domain)
     /// once, so its node carries one rank's bytes for its `per_node` (`per_domain`) ranks; an all-to-all sends

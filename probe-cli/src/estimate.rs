@@ -261,7 +261,7 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
             &mut t,
             "  this layout sends",
             format!(
-                "{} per GPU per step ({}), {} per GPU",
+                "{} per GPU per step over any link ({}), {} per GPU",
                 human::gb(sent),
                 parts.join(" + "),
                 human::over_network(st.network_bytes_per_gpu)
@@ -416,19 +416,20 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
 /// The step's traffic as a table: one row per kind.
 fn traffic_text(rows: &[Traffic]) -> String {
     let mut t = format!(
-        "    {:<24} {:<13} {:>5} {:>8} {:>10} {:>10} {:>10} {:>10}  {}\n",
-        "kind", "tier", "ranks", "calls", "message", "per GPU", "time", "exposed", "NCCL"
+        "    {:<24} {:<13} {:>5} {:>8} {:>10} {:>10} {:>12} {:>10} {:>10}  {}\n",
+        "kind", "tier", "ranks", "calls", "message", "sent/GPU", "adapters/GPU", "time", "exposed", "NCCL"
     );
     for r in rows {
         let _ = writeln!(
             t,
-            "    {:<24} {:<13} {:>5} {:>8} {:>10} {:>10} {:>10} {:>10}  {}/{}",
+            "    {:<24} {:<13} {:>5} {:>8} {:>10} {:>10} {:>12} {:>10} {:>10}  {}/{}",
             r.kind.name(),
             r.tier.name(),
             r.ranks,
             r.calls,
             human::binary(r.message_bytes),
             human::gb(r.bytes_per_gpu),
+            human::gb(r.network_bytes_per_gpu),
             human::secs(r.time_s),
             human::secs(r.exposed_s),
             r.algorithm,

@@ -545,7 +545,7 @@ fn counts_units_and_names_read_as_people_expect() {
     let out = cli().args(["estimate", "step", "--params", "0"]).output().expect("runs");
     assert!(String::from_utf8_lossy(&out.stderr).contains("at least 1 parameter (got 0)"));
     let out = cli().args(["estimate", "step", "--nodes", "1"]).output().expect("runs");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing over the network per GPU"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing through the network adapters per GPU"));
 }
 
 /// Issue 25, item 10: one reference scenario in the core; `estimate step --reference` is it, A and B, with the

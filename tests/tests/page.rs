@@ -109,9 +109,19 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     assert_eq!(drawn, serde_json::json!(""), "nothing asks for the traffic before it is opened");
     js(c, "document.querySelector('#a-traffic-details > summary').click(); return null;").await?;
     js(c, "document.querySelector('#a-layout-details > summary').click(); return null;").await?;
-    wait_js(c, "return document.querySelectorAll('#a-traffic tbody tr').length === 2;").await?;
+    // Two kinds and the total row.
+    wait_js(c, "return document.querySelectorAll('#a-traffic tbody tr').length === 3;").await?;
     let traffic = text_of(c, "a-traffic").await?;
     assert!(traffic.contains("parameter all-gather after the optimizer") && traffic.contains("network"), "{traffic}");
+    // The card's volumes are the table's: its per-GPU share through the adapters is the column's total, and the
+    // node's is that times the node's 8 GPUs (the reference arithmetic beside them is defined on its own).
+    let total = text_of(c, "a-traffic-network").await?;
+    let card = text_of(c, "a-comm").await?;
+    let how = js(c, "return document.getElementById('a-comm').nextElementSibling.textContent;").await?;
+    let how = how.as_str().unwrap_or_default();
+    assert!(how.contains(&format!("26.25 GB through each node's adapters ({total} per GPU)")), "{how}");
+    assert_eq!(total, "3.28 GB");
+    assert!(traffic.contains(&card) && traffic.contains("26.25 GB per node"), "{card}: {traffic}");
     let advice = wait_text(c, "a-layout", |t| t.starts_with("Layout:")).await?;
     assert!(advice.contains("step"), "{advice}");
     js(c, "document.querySelector('#b-traffic-details > summary').click(); return null;").await?;
@@ -380,7 +390,7 @@ async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     fit_height(c, 1280).await?;
     save_screenshot(c, "node-report-verdict.png").await?;
     c.find(Locator::Id("report-offer")).await.map_err(|e| e.to_string())?.click().await.map_err(|e| e.to_string())?;
-    wait_text(c, "main", |t| t.contains("GB/s, measured;")).await?;
+    wait_text(c, "main", |t| t.contains("GB/s per GPU as nccl-tests reports it, measured;")).await?;
     assert!(value_of(c, "a-busbw").await?.starts_with("95.5"));
     assert!(text_of(c, "a-measured").await?.contains("95.5"), "the card shows the measurement first");
     fit_height(c, 1280).await?;

@@ -41,31 +41,50 @@ pub fn summary(s: &Scenario) -> String {
     )
 }
 
-/// The step's traffic, one row per kind (`{a,b}-traffic`).
-fn traffic_table(h: &mut Html, k: &str, rows: &[estimator_core::traffic::Traffic]) {
+/// The step's traffic, one row per kind (`{a,b}-traffic`), with a total row. Each volume has one definition, said
+/// in the caption: "sent per GPU" is what each GPU sends per step over any link (nccl-tests' bus bytes for the
+/// collective), "through the adapters" its share of what crosses its node's (NVLink domain's) network adapters,
+/// the node's total divided by its GPUs. The totals are the card's figures (`network_bytes_per_gpu`, the
+/// communication time and its exposed part): a test holds them equal.
+fn traffic_table(h: &mut Html, k: &str, s: &Scenario, e: &estimator_core::StepEstimate) {
+    let rows = &e.traffic;
     if rows.is_empty() {
         return;
     }
     html!(
         h,
-        r#"<table class="traffic" id="{0}-traffic"><caption>Traffic per step</caption><thead><tr><th scope="col">Kind</th><th scope="col">Over</th><th scope="col">Message</th><th scope="col">Per GPU</th><th scope="col">Time</th><th scope="col">Exposed</th></tr></thead><tbody>"#,
-        k
+        r#"<div class="traffic-scroll" tabindex="0" role="region" aria-label="The step's traffic"><table class="traffic" id="{0}-traffic"><caption>Per optimizer step, messages in {1}. <i>Sent per GPU</i>: what each GPU sends over any link (NVLink and network). <i>Through the adapters</i>: its share of what crosses its node's network adapters ({2} per node: this column × {3} GPUs).</caption><thead><tr><th scope="col">Kind</th><th scope="col">Over</th><th scope="col">Message</th><th scope="col">Sent per GPU</th><th scope="col">Through the adapters, per GPU</th><th scope="col">Time</th><th scope="col">Exposed</th></tr></thead><tbody>"#,
+        k,
+        s.input().dtype.name().to_uppercase(),
+        human::gb(estimator_core::Bytes::new(e.network_bytes_per_gpu.get() * f64::from(s.gpus_per_domain()))),
+        s.gpus_per_domain()
     );
+    let mut sent = 0.0;
     for t in rows {
+        sent += t.bytes_per_gpu.get();
         html!(
             h,
-            r#"<tr><th scope="row">{0}</th><td>{1} ({2})</td><td>{3} × {4}</td><td>{5}</td><td>{6}</td><td>{7}</td></tr>"#,
+            r#"<tr><th scope="row">{0}</th><td>{1} ({2})</td><td>{3} × {4}</td><td>{5}</td><td>{6}</td><td>{7}</td><td>{8}</td></tr>"#,
             t.kind.label(),
             t.tier.name(),
             t.ranks,
             human::count(t.calls as f64),
             human::binary(t.message_bytes),
             human::gb(t.bytes_per_gpu),
+            human::gb(t.network_bytes_per_gpu),
             human::secs(t.time_s),
             human::secs(t.exposed_s),
         );
     }
-    h.push_static("</tbody></table>");
+    html!(
+        h,
+        r#"<tr class="total"><th scope="row">Total</th><td></td><td></td><td>{}</td><td id="{}-traffic-network">{}</td><td>{}</td><td>{}</td></tr></tbody></table></div>"#,
+        human::gb(estimator_core::Bytes::new(sent)),
+        k,
+        human::gb(e.network_bytes_per_gpu),
+        human::secs(e.comm_s),
+        human::secs(e.exposed_comm_s),
+    );
 }
 
 /// The line under the two cards: how A and B compare (from the estimates as they are: no copy of either, which a
@@ -153,9 +172,18 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
         } else {
             format!("limited by {}", e.bottleneck.describe())
         };
+        let node = e.network_bytes_per_gpu.get() * f64::from(s.gpus_per_domain());
+        let through = if node > 0.0 {
+            format!(
+                "{} through each node's adapters ({} per GPU)",
+                human::gb(estimator_core::Bytes::new(node)),
+                human::gb(e.network_bytes_per_gpu)
+            )
+        } else {
+            "nothing through the network adapters".to_string()
+        };
         format!(
-            "{} per GPU; the job's ring ceiling {} GB/s, {limit}; each call timed at its size as NCCL runs it",
-            human::over_network(e.network_bytes_per_gpu),
+            "{through}; bus bandwidth {} GB/s per GPU as nccl-tests reports it, {limit}; each call timed at its size",
             human::num(e.busbw_gbs.get(), 1),
         )
     };
@@ -348,7 +376,7 @@ pub fn details(side: Side, s: &Scenario) -> (Html, Html) {
     let k = side.key();
     let full = estimator_core::estimate_without_layout_advice(s);
     let mut traffic = Html::new();
-    traffic_table(&mut traffic, k, &full.step.traffic);
+    traffic_table(&mut traffic, k, s, &full.step);
     // The notes the first load leaves out (`estimate_brief`), but the one its card shows.
     let notes: Vec<&String> = full.notes.iter().filter(|n| Some(*n) != full.below_lower_bound.as_ref()).collect();
     if !notes.is_empty() {

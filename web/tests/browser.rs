@@ -52,6 +52,58 @@ fn the_form_has_every_input_of_the_table_with_a_url_key() {
     assert!(!ScenarioForm::is_hardware(FormField::Tp) && !ScenarioForm::is_hardware(FormField::Busbw));
 }
 
+/// The volumes a card and its traffic table show add up, on several layouts: the card's bytes through each node's
+/// adapters are its per-GPU figure times the GPUs that share them, and that per-GPU figure is the traffic table's
+/// total of the adapters column; the table's time and exposed totals are the card's communication and exposed
+/// figures.
+#[wasm_bindgen_test]
+fn the_volumes_on_a_card_add_up_with_its_traffic_table() {
+    use web::render;
+    use web::result::SideResult;
+    let between = |h: &str, from: &str, to: &str| -> String {
+        h.split(from).nth(1).and_then(|r| r.split(to).next()).unwrap_or_default().to_string()
+    };
+    let mut layouts = Vec::new();
+    for (fields, label) in [
+        (&[][..], "the first load's A (ZeRO-1, 25 GbE)"),
+        (&[(FormField::Sync, "zero3")][..], "ZeRO-3 on 2 nodes"),
+        (&[(FormField::Sync, "hsdp"), (FormField::Tp, "2")][..], "HSDP with TP 2"),
+        (&[(FormField::Sync, "ddp"), (FormField::Nodes, "4"), (FormField::Params, "1B")][..], "DDP on 4 nodes"),
+        (&[(FormField::Nodes, "1")][..], "one node"),
+    ] {
+        let mut f = ScenarioForm::page_a();
+        for (field, v) in fields {
+            f.set(*field, v).expect("text");
+        }
+        layouts.push((f.to_scenario().unwrap_or_else(|e| panic!("{label}: {e:?}")), label));
+    }
+    layouts.push((ScenarioForm::page_b().to_scenario().expect("B"), "the first load's B (8 x 400G IB)"));
+    for (s, label) in layouts {
+        let r = SideResult::new(&s);
+        let card = render::result_card(Side::A, &r).into_string();
+        let (traffic, _) = render::details(Side::A, &s);
+        let traffic = traffic.into_string();
+        let per_gpu = between(&traffic, "id=\"a-traffic-network\">", "<");
+        if per_gpu == "0 B" || s.nodes() == 1 {
+            assert!(card.contains("nothing through the network adapters"), "{label}: {card}");
+            continue;
+        }
+        let node = human_gb(r.estimate.step.network_bytes_per_gpu.get() * f64::from(s.gpus_per_domain()));
+        let said = format!("{node} through each node&#39;s adapters ({per_gpu} per GPU)");
+        assert!(card.contains(&said), "{label}: '{said}' not on the card: {card}");
+        assert!(traffic.contains(&format!("({node} per node: this column × {} GPUs)", s.gpus_per_domain())), "{label}");
+        let total = between(&traffic, "<tr class=\"total\">", "</tr>");
+        let comm = between(&card, "id=\"a-comm\">", "<");
+        assert!(total.contains(&format!("<td>{comm}</td>")), "{label}: time total against the card's {comm}: {total}");
+        let exposed = between(&card, "id=\"a-exposed\">", "<");
+        assert!(total.ends_with(&format!("<td>{exposed}</td>")), "{label}: exposed {exposed}: {total}");
+    }
+}
+
+fn human_gb(b: f64) -> String {
+    estimator_core::human::gb(estimator_core::Bytes::new(b))
+}
+
 /// One request of each kind: a kind added to `Request` fails to compile here until it is listed.
 fn every_request() -> Vec<web::protocol::Request> {
     use web::fleet::File;
@@ -605,7 +657,7 @@ fn a_pasted_run_gets_a_verdict_and_the_user_decides_what_changes() {
     assert_eq!(state.b.value(FormField::Nodes), "2", "the node count is the run's and B's");
     let s = state.b.to_scenario().expect("valid");
     let card = web::render::result_card(Side::B, &web::result::SideResult::new(&s));
-    assert!(card.contains("GB/s, measured;"), "the card labels it: {card}");
+    assert!(card.contains("GB/s per GPU as nccl-tests reports it, measured;"), "the card labels it: {card}");
     assert!(card.contains("b-use-model"), "with a one-click way back: {card}");
     assert_eq!(state.a, ScenarioForm::page_a(), "A is untouched");
     assert_eq!(report::accept_offer("").query, None, "an offer is taken once");

@@ -25,7 +25,7 @@ pub struct LayoutOption {
     pub fits: bool,
     /// Its step.
     pub step_s: Seconds,
-    /// The bytes each GPU sends over the network per step.
+    /// Each GPU's share of the bytes through its node's network adapters per step.
     pub network_bytes_per_gpu: Bytes,
 }
 
@@ -106,7 +106,7 @@ pub fn advise(s: &Scenario) -> Option<LayoutAdvice> {
             let fewer = current.network_bytes_per_gpu.get() / b.network_bytes_per_gpu.get().max(1.0);
             let bytes = if s.nodes() > 1 && fewer >= 1.5 {
                 format!(
-                    " cuts the bytes each GPU sends over the network {} ({} instead of {}):",
+                    " cuts each GPU's share of the traffic through the network adapters {} ({} instead of {}):",
                     times(fewer),
                     gb(b.network_bytes_per_gpu),
                     gb(current.network_bytes_per_gpu)
