@@ -86,6 +86,20 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     assert_eq!(text_of(c, "b-lower-bound").await?, "0.56 s");
     let card = text_of(c, "a-title").await?;
     assert!(card.contains("25 Gb/s"), "{card}");
+    // The answer leads, on the first screen: the verdict line with the reference arithmetic's lower bounds and the
+    // slower side's recommendation, above both step times.
+    let verdict = text_of(c, "verdict").await?;
+    for part in ["B's step is 5.4× shorter than A's", "A 8.96 s, B 0.56 s", "A: Fits on one node", "Smallest fabric"] {
+        assert!(verdict.contains(part), "'{part}' not in the verdict: {verdict}");
+    }
+    let on_screen = js(
+        c,
+        "const v = document.getElementById('verdict').getBoundingClientRect(); \
+         const s = document.getElementById('b-step').getBoundingClientRect(); \
+         return v.bottom <= innerHeight && s.bottom <= innerHeight && v.top < s.top;",
+    )
+    .await?;
+    assert_eq!(on_screen, serde_json::json!(true), "the verdict and both step times are on the first screen");
     // Rendered text (WebDriver applies CSS, such as the kickers' upper case).
     let body = text_of(c, "main").await?.to_lowercase();
     for part in ["14 GB", "28 GB", "3.125 GB/s", "50 GB/s", "Realistic estimate", "Compute"] {
@@ -156,7 +170,7 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     choose(c, "a-preset", "h100-ib").await?;
     let b_step = text_of(c, "b-step").await?;
     wait_text(c, "a-step", |t| t == b_step).await?;
-    wait_text(c, "verdict", |t| t.contains("equal")).await?;
+    wait_text(c, "verdict", |t| t.contains("A and B take the same step")).await?;
     // The nodes chart follows once in view: both lines now lie on each other.
     js(c, "document.getElementById('nodes-chart').scrollIntoView(); return null;").await?;
     wait_js(

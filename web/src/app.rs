@@ -168,15 +168,15 @@ fn Notes(notes: Vec<String>) -> impl IntoView {
 
 #[component]
 fn Answer(a: SideState, b: SideState, embed: bool) -> impl IntoView {
-    let verdict = move || a.result.with(|ra| b.result.with(|rb| render::verdict(&ra.estimate, &rb.estimate)));
+    let verdict = move || a.result.with(|ra| b.result.with(|rb| render::verdict(ra, rb)));
     view! {
         <section class="answer" aria-labelledby="answer-title">
             <h2 id="answer-title" class:visually-hidden=embed>"Time per optimizer step"</h2>
+            <p class="verdict" id="verdict" aria-live="polite">{verdict}</p>
             <div class="pair">
                 <ResultCard st=a />
                 <ResultCard st=b />
             </div>
-            <p class="verdict" id="verdict" aria-live="polite">{verdict}</p>
         </section>
     }
 }

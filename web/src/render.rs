@@ -5,7 +5,7 @@
 use std::fmt::Write;
 
 use estimator_core::recommend::FabricChoice;
-use estimator_core::{ComputeInput, Estimate, GradDtype, RecommendationKind, Scenario, Seconds};
+use estimator_core::{ComputeInput, GradDtype, RecommendationKind, Scenario, Seconds};
 
 use crate::html;
 use crate::html::Html;
@@ -87,31 +87,29 @@ fn traffic_table(h: &mut Html, k: &str, s: &Scenario, e: &estimator_core::StepEs
     );
 }
 
-/// The line under the two cards: how A and B compare (from the estimates as they are: no copy of either, which a
-/// [`estimator_core::Comparison`] would make).
-pub fn verdict(a: &Estimate, b: &Estimate) -> String {
-    let equal = |r: f64| (r - 1.0).abs() <= 1e-9;
-    let ratio = |b: Seconds, a: Seconds| if a.as_secs() > 0.0 { b.as_secs() / a.as_secs() } else { 1.0 };
-    let lr = ratio(b.reference_lower_bound.time_s, a.reference_lower_bound.time_s);
-    let lower = if equal(lr) {
-        "The reference arithmetic is equal.".to_string()
-    } else {
-        let (fast, slow, r) = if lr < 1.0 { ("B", "A", 1.0 / lr) } else { ("A", "B", lr) };
-        format!("Reference arithmetic: {fast} moves the gradients {}× faster than {slow}.", human::num(r, 1))
-    };
-    let delta = b.step.step_s.as_secs() - a.step.step_s.as_secs();
-    let step = if equal(ratio(b.step.step_s, a.step.step_s)) {
-        "The realistic steps are equal.".to_string()
-    } else {
-        let (fast, slow, slower) = if delta < 0.0 { ("B", "A", &a.step.step_s) } else { ("A", "B", &b.step.step_s) };
-        let d = delta.abs();
-        format!(
-            "Realistic: {fast}'s step is {} shorter than {slow}'s ({} of {slow}'s step).",
-            human::secs(Seconds::new(d)),
-            human::pct(d / slower.as_secs())
-        )
-    };
-    format!("{lower} {step}")
+/// The answer in one line, above the two cards: which scenario's step is faster and by how much, the reference
+/// arithmetic's lower bounds beside them (the seed's 8.96 s and 0.56 s on the first load), and the slower side's
+/// recommendation (what to rent instead), from the estimates as they are.
+pub fn verdict(a: &SideResult, b: &SideResult) -> String {
+    let (ea, eb) = (&a.estimate, &b.estimate);
+    let (sa, sb) = (ea.step.step_s.as_secs(), eb.step.step_s.as_secs());
+    let lower = format!(
+        "the lower bound, the reference arithmetic: A {}, B {}",
+        human::secs(ea.reference_lower_bound.time_s),
+        human::secs(eb.reference_lower_bound.time_s)
+    );
+    if (sa - sb).abs() <= 1e-9 * sa.max(sb) {
+        return format!("A and B take the same step, {} ({lower}).", human::secs(ea.step.step_s));
+    }
+    let (fast, slow, slow_r) = if sb < sa { ("B", "A", a) } else { ("A", "B", b) };
+    let (f, s) = (sa.min(sb), sa.max(sb));
+    format!(
+        "{fast}'s step is {}× shorter than {slow}'s: {} against {} ({lower}). {}",
+        human::num(s / f.max(1e-12), 2),
+        human::secs(Seconds::new(f)),
+        human::secs(Seconds::new(s)),
+        recommendation_line(if slow == "A" { Side::A } else { Side::B }, slow_r)
+    )
 }
 
 /// The body of one scenario's result card, led by what decides: whether the job fits, a measured bus bandwidth in
