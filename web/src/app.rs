@@ -373,6 +373,10 @@ fn Inputs(a: SideState, b: SideState) -> impl IntoView {
         b.form.set(x);
         forget();
     };
+    let same_job = move |_| {
+        let job = a.form.get();
+        b.form.update(|f| f.take_job(&job));
+    };
     let reset = move |_| {
         a.form.set(ScenarioForm::page_a());
         b.form.set(ScenarioForm::page_b());
@@ -384,6 +388,7 @@ fn Inputs(a: SideState, b: SideState) -> impl IntoView {
             <div class="toolbar">
                 <button type="button" id="copy-a-to-b" on:click=copy_ab>"Copy A to B"</button>
                 <button type="button" id="swap" on:click=swap>"Swap A and B"</button>
+                <button type="button" id="same-job" on:click=same_job>"B runs A's job"</button>
                 <button type="button" id="reset" on:click=reset>"Back to 25 vs 400 Gb/s"</button>
             </div>
             <datalist id="model-sizes">

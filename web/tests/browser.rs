@@ -884,6 +884,18 @@ async fn typing_recomputes_and_bad_input_keeps_the_last_result() {
 
 async fn copy_swap_and_presets_move_whole_scenarios() {
     let (_h, root) = mount("");
+    // "B runs A's job": the job and its compute move, B's node and fabric stay.
+    type_into("a-params", "70B").await;
+    choose("a-sync", "zero3").await;
+    click("same-job").await;
+    let b_params: HtmlInputElement = by_id("b-params").dyn_into().expect("input");
+    assert_eq!(b_params.value(), "70B");
+    let b_sync: HtmlSelectElement = by_id("b-sync").dyn_into().expect("select");
+    assert_eq!(b_sync.value(), "zero3");
+    let b_link: HtmlInputElement = by_id("b-link").dyn_into().expect("input");
+    assert_eq!(b_link.value(), "400", "B keeps its fabric");
+    assert!(text("b-title").contains("70B") && text("b-title").contains("InfiniBand"), "{}", text("b-title"));
+    click("reset").await;
     click("swap").await;
     assert_eq!(text("a-lower-bound"), "0.56 s");
     assert_eq!(text("b-lower-bound"), "8.96 s");

@@ -308,6 +308,19 @@ impl ScenarioForm {
         Ok(())
     }
 
+    /// Takes `from`'s job: every field whose input in the core's table is the job's or its compute's (model,
+    /// layout, frameworks' settings, tokens and MFU), keeping this form's hardware, nodes and tuning. So A and B
+    /// compare the same job on two fabrics without typing it twice.
+    pub fn take_job(&mut self, from: &ScenarioForm) {
+        use estimator_core::scenario::inputs::Role;
+        for f in FormField::ALL {
+            if matches!(f.input().role, Role::Job | Role::Compute) {
+                // A value another form holds is one this form takes.
+                let _ = self.set(f, &from.value(f));
+            }
+        }
+    }
+
     /// Whether a field describes the hardware (or node count) a measured bus bandwidth was measured on: the role
     /// of its input in the core's table.
     pub fn is_hardware(f: FormField) -> bool {
