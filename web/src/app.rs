@@ -140,10 +140,6 @@ pub fn App() -> impl IntoView {
             <div class="embed-only">
                 <RecommendationSummary a=a.result b=b.result />
             </div>
-            <details class="inputs-wrap" open=!embed>
-                <summary class="embed-only">"Change the inputs"</summary>
-                <Inputs a=a b=b />
-            </details>
 
             <p class="embed-only embed-foot">
                 <a href=move || browser::url_for(&query.get()) target="_blank" rel="noopener">
@@ -177,6 +173,12 @@ fn Answer(a: SideState, b: SideState, embed: bool) -> impl IntoView {
                 <ResultCard st=a />
                 <ResultCard st=b />
             </div>
+            // The inputs right under the cards, in the same section: on a wide screen the verdict line above stays
+            // in view (sticky) while they are edited.
+            <details class="inputs-wrap" open=!embed>
+                <summary class="embed-only">"Change the inputs"</summary>
+                <Inputs a=a b=b />
+            </details>
         </section>
     }
 }
