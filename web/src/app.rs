@@ -81,19 +81,31 @@ pub fn App() -> impl IntoView {
     let a = SideState::new(Side::A, RwSignal::new(state.a));
     let b = SideState::new(Side::B, RwSignal::new(state.b));
     let view = RwSignal::new(state.chart);
-    // The URL and the share link hold the scenarios the cards show, the last that read, in the form's own notation
-    // (`7B`, `400`): text a field refuses stays in the field alone.
-    let shown = move |st: SideState| st.result.with(|r| ScenarioForm::from_input(r.scenario.input()));
+    // The URL and the share link hold what was typed, except a field that does not read: that one holds the value
+    // the cards show (the last that read), so refused text stays in the field alone.
+    let shown = move |st: SideState| {
+        let mut f = st.form.get();
+        let errors = st.errors.get();
+        if !errors.is_empty() {
+            let last = st.result.with(|r| ScenarioForm::from_input(r.scenario.input()));
+            for e in errors {
+                // A value another form holds is one this form takes.
+                let _ = f.set(e.field, &last.value(e.field));
+            }
+        }
+        f
+    };
     let query = Memo::new(move |_| PageState { a: shown(a), b: shown(b), embed: false, chart: view.get() }.to_query());
     // A link whose values do not read says which, by key, at the top (the fields below say it too).
     let mut notes = notes;
     for (side, st) in [(Side::A, a), (Side::B, b)] {
         for e in st.errors.get_untracked() {
+            // The key and where to look, never the link's text: the field below shows it with the reason.
             notes.push(format!(
-                "Link value {}.{}: {}; {} shows the first load's scenario until it is fixed.",
+                "Link value {}.{} does not read (the field says why); {} shows the first load's scenario until it is \
+                 fixed.",
                 side.key(),
                 e.field.key(),
-                e.message,
                 side.label()
             ));
         }

@@ -165,7 +165,9 @@ impl PageState {
                     state.chart.axis = if v == "efficiency" { ChartAxis::Efficiency } else { ChartAxis::StepTime }
                 }
                 "batch" => {
-                    state.chart.batch = if v == "per-gpu" { BatchRule::KeepPerGpu } else { BatchRule::KeepGlobal }
+                    // Both spellings: the chart writes `per-gpu`, the plan's `plan.batch` the rule's name.
+                    let per_gpu = matches!(v.as_str(), "per-gpu" | "keep-per-gpu");
+                    state.chart.batch = if per_gpu { BatchRule::KeepPerGpu } else { BatchRule::KeepGlobal }
                 }
                 _ => {
                     let Some((side, field)) = k.split_once('.') else { continue };
