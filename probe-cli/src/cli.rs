@@ -131,12 +131,13 @@ pub struct PlanArgs {
     #[arg(long, value_delimiter = ',', value_name = "ID,...")]
     pub only: Vec<String>,
     /// How the global batch follows the node count: keep-global (the job's tokens per step on every count) or
-    /// keep-per-gpu (its tokens per GPU, from the job's own --nodes: more nodes, a larger batch, fewer steps).
+    /// keep-per-gpu (its tokens per GPU, --tokens-per-step over --batch-gpus: more nodes, a larger batch, fewer
+    /// steps).
     #[arg(long, value_parser = parse_batch_arg, default_value = "keep-global", value_name = "RULE")]
     pub batch: estimator_core::BatchRule,
     /// The GPUs --tokens-per-step is for, under --batch keep-per-gpu (default 16: two nodes of 8).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..), value_name = "GPUS")]
-    pub batch_gpus: u32,
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), value_name = "GPUS")]
+    pub batch_gpus: Option<u32>,
     /// Tokens per optimizer step across all GPUs (the global batch): 4Mi, 1e6 (default 4Mi = 4,194,304, 1024
     /// sequences of 4096; 4M is 4,000,000).
     #[arg(long, value_parser = parse_count_arg, default_value_t = estimator_core::scenario::DEFAULT_TOKENS_PER_STEP, value_name = "COUNT")]

@@ -34,7 +34,13 @@ struct PlanDocument<'a> {
     max_nodes: i64,
     /// Whether every synchronisation was tried.
     best_layout: bool,
+    /// The GPUs the tokens per step are for, under `keep-per-gpu` (null under `keep-global`).
+    batch_gpus: Option<u32>,
 }
+
+/// The GPUs `--tokens-per-step` is for when `--batch keep-per-gpu` is given without `--batch-gpus`: two nodes of 8,
+/// the reference job's.
+const DEFAULT_BATCH_GPUS: u32 = 16;
 
 /// `plan --list --json`.
 #[derive(Serialize)]
@@ -54,6 +60,10 @@ pub fn plan(a: &PlanArgs) -> Result<Outcome, Failure> {
     for p in &a.price {
         prices.push(parse_price_arg(p).map_err(|e| Failure::Usage(format!("--price: {e}")))?);
     }
+    if a.batch_gpus.is_some() && a.batch != estimator_core::BatchRule::KeepPerGpu {
+        return Err(Failure::Usage("--batch-gpus applies to --batch keep-per-gpu only".to_string()));
+    }
+    let batch_gpus = a.batch_gpus.unwrap_or(DEFAULT_BATCH_GPUS);
     let job = job_template(&a.job, ComputeInput::Tokens { tokens_per_step: a.tokens_per_step, mfu: a.mfu });
     // No --sync: every offer gets the fastest layout that fits it, as --best-layout does (a --sync given is kept).
     let best_layout = a.best_layout || a.job.get(estimator_core::Field::Sync).is_none();
@@ -65,7 +75,7 @@ pub fn plan(a: &PlanArgs) -> Result<Outcome, Failure> {
         prices,
         only: a.only.clone(),
         batch: a.batch,
-        batch_gpus: Some(a.batch_gpus),
+        batch_gpus: Some(batch_gpus),
     };
     let p = run_plan(&job, &input).map_err(|e| usage(&e))?;
     if a.json {
@@ -75,6 +85,7 @@ pub fn plan(a: &PlanArgs) -> Result<Outcome, Failure> {
             deadline_s: a.deadline,
             max_nodes: a.max_nodes,
             best_layout,
+            batch_gpus: (a.batch == estimator_core::BatchRule::KeepPerGpu).then_some(batch_gpus),
         })?;
     } else {
         print_text(&text(&p, &job, a))?;
@@ -173,7 +184,10 @@ fn text(p: &Plan, job: &ScenarioInput, a: &PlanArgs) -> String {
         match p.batch {
             estimator_core::BatchRule::KeepGlobal => ", the global batch kept on every node count".to_string(),
             estimator_core::BatchRule::KeepPerGpu => {
-                format!(" on {} GPUs; the tokens per GPU kept on every node count", a.batch_gpus)
+                format!(
+                    " on {} GPUs; the tokens per GPU kept on every node count",
+                    a.batch_gpus.unwrap_or(DEFAULT_BATCH_GPUS)
+                )
             }
         },
         human::pct(a.mfu),

@@ -401,7 +401,8 @@ fn plan_exits_0_for_an_answer_and_2_for_bad_values_naming_them() {
         (&["plan", "--tokens", "1T", "--only", "no-such-offer"][..], "--only"),
         (&["plan", "--tokens", "1T", "--prices", "/nonexistent/prices.csv"][..], "--prices"),
         (&["plan", "--tokens", "1T", "--batch", "per-node"][..], "--batch"),
-        (&["plan", "--tokens", "1T", "--batch-gpus", "0"][..], "--batch-gpus"),
+        (&["plan", "--tokens", "1T", "--batch", "per-gpu", "--batch-gpus", "0"][..], "--batch-gpus"),
+        (&["plan", "--tokens", "1T", "--batch-gpus", "8"][..], "--batch-gpus"),
     ] {
         let (got, _, err) = run(cli().args(args));
         assert_eq!(got, Some(2), "{args:?}: {err}");

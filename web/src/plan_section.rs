@@ -283,7 +283,13 @@ fn chart(rows: &[(usize, &OfferPlan)], priced: bool) -> Html {
         }
     }
     for (lx, ly, text) in &labels {
-        html!(out, r#"<text class="tick" x="{}" y="{}">{}</text>"#, at(lx + 6.0), at(ly - 4.0), text.as_str());
+        html!(
+            out,
+            r#"<text class="tick dot-label" x="{}" y="{}">{}</text>"#,
+            at(lx + 6.0),
+            at(ly - 4.0),
+            text.as_str()
+        );
     }
     out.push_static("</svg></figure>");
     out
@@ -445,6 +451,13 @@ pub fn fill(query: &str, side: Side, id: &str) -> Option<String> {
     ];
     if let Some(sync) = o.sync {
         set.push((FormField::Sync, sync.name().to_string()));
+    }
+    // Under "keep tokens per GPU" the row ran its own batch: the filled scenario runs it too, so its card shows the
+    // row's step.
+    if let (BatchRule::KeepPerGpu, Some(tps)) = (p.batch, o.tokens_per_step)
+        && form.compute_mode == crate::form::ComputeMode::Tokens
+    {
+        set.push((FormField::Tokens, format!("{}", tps.round() as u64)));
     }
     for (f, v) in set {
         form.set(f, &v).ok()?;

@@ -114,8 +114,24 @@ fn a_plan_says_its_batch_rule_shows_ids_the_fastest_option_and_the_top_rows() {
     let (_, p, _) = plan_section::plan_of(&q).expect("a plan");
     let first = format!("<code class=\"offer-id\">{}</code>", p.offers[0].id);
     assert!(html.contains(&first), "{}", html.as_str());
-    // Dots at one place share one label ("2,3,4"), not a pile of numbers.
-    assert!(!html.contains(">2</text>") || !html.contains(">3</text>") || html.contains(">2,3"), "{}", html.as_str());
+    // Dots at one place share one label ("2,3,4"), not a pile of numbers: no two labels closer than one label's
+    // size, and the first load's offers that tie do share one.
+    let labels: Vec<(f64, f64, String)> = html
+        .split("<text class=\"tick dot-label\" x=\"")
+        .skip(1)
+        .filter_map(|t| {
+            let (x, rest) = t.split_once("\" y=\"")?;
+            let (y, rest) = rest.split_once("\">")?;
+            Some((x.parse().ok()?, y.parse().ok()?, rest.split('<').next()?.to_string()))
+        })
+        .collect();
+    assert!(labels.len() >= 2, "{labels:?}");
+    for (i, a) in labels.iter().enumerate() {
+        for b in &labels[i + 1..] {
+            assert!((a.0 - b.0).abs() >= 14.0 || (a.1 - b.1).abs() >= 12.0, "{a:?} and {b:?} overlap");
+        }
+    }
+    assert!(labels.iter().any(|l| l.2.contains(',')), "{labels:?}");
     // Without a deadline each offer plans its fewest GPU-hours, and says how fast it could go.
     assert!(html.contains("fastest: "), "{}", html.as_str());
     // The first rows, and a button for the rest.
@@ -136,6 +152,16 @@ fn a_plan_says_its_batch_rule_shows_ids_the_fastest_option_and_the_top_rows() {
     assert!(grown.1 < kept.1, "per GPU {grown:?} against global {kept:?}");
     let html = plan_section::result(&format!("{q}&plan.batch=keep-per-gpu"));
     assert!(html.contains("the tokens per GPU are kept"), "{}", html.as_str());
+    // A row filled under that rule brings its own batch, so the card shows the row's step.
+    let per = format!("{q}&plan.batch=keep-per-gpu");
+    let row = per_gpu.offers.iter().find(|o| o.id == "aws-p5.48xlarge").expect("p5");
+    let filled = plan_section::fill(&per, Side::B, &row.id).expect("a row");
+    let (state, _) = PageState::from_query(&filled);
+    let tps = row.tokens_per_step.expect("fits");
+    assert_eq!(state.b.tokens, format!("{}", tps.round() as u64));
+    let s = state.b.to_scenario().expect("valid");
+    let step = estimator_core::step::estimate_step(&s).step_s.as_secs();
+    assert!((step - row.step_s.expect("step")).abs() <= 1e-9 * step, "{step} against the row's {:?}", row.step_s);
 }
 
 #[wasm_bindgen_test]

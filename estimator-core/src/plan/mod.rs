@@ -328,7 +328,7 @@ fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Opti
         std::iter::successors(Some(1u32), |n| n.checked_mul(2)).take_while(|n| *n < max).collect();
     probes.push(max);
     let Some(k) = probes.iter().position(|&n| fits(n)) else {
-        out.why = Some(why_not(&template, &syncs, max));
+        out.why = Some(why_not(&template, &syncs, moves, max));
         return out;
     };
     let (mut lo, mut first) = (if k == 0 { 0 } else { probes[k - 1] }, probes[k]);
@@ -415,13 +415,13 @@ fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Opti
 }
 
 /// Why a job fits on no node count of an offer up to `max`: the memory at `max` nodes, or the layout.
-fn why_not(template: &ScenarioInput, syncs: &[SyncStrategy], max: u32) -> String {
+fn why_not(template: &ScenarioInput, syncs: &[SyncStrategy], moves: Moves, max: u32) -> String {
     // The sync that needs the least memory there, or the first's error when the layout refuses every one.
     let tried: Vec<Result<Scenario, ScenarioError>> = syncs
         .iter()
         .map(|&sync| {
             let mut i = template.clone();
-            i.nodes = i64::from(max);
+            moves.rule.apply(&mut i, moves.from_gpus, max);
             i.sync = sync;
             Scenario::new(i)
         })

@@ -234,3 +234,66 @@ fn a_large_node_limit_is_searched_without_trying_every_count() {
         .expect("a plan");
     assert_eq!(p.offers[0].min_nodes, small.offers[0].min_nodes);
 }
+
+#[test]
+fn the_fastest_count_is_given_beside_the_fewest_gpu_hours() {
+    let p = plan(&job(), &PlanInput { tokens: 1e11, only: only(&["aws-p5.48xlarge"]), ..PlanInput::default() })
+        .expect("a plan");
+    let o = &p.offers[0];
+    let (n, f) = (o.nodes.expect("fits"), o.fastest_nodes.expect("fits"));
+    assert!(f >= n, "the fastest count is never below the cheapest: {f} < {n}");
+    assert!(o.fastest_time_to_train_s.expect("time") <= o.time_to_train_s.expect("time"));
+    assert!(o.fastest_gpu_hours.expect("hours") >= o.gpu_hours.expect("hours"));
+    assert_eq!(o.tokens_per_step, Some(crate::scenario::DEFAULT_TOKENS_PER_STEP), "the job's batch");
+    assert_eq!(o.fastest_cost_usd, None, "no price");
+}
+
+#[test]
+fn keeping_tokens_per_gpu_grows_the_batch_with_the_nodes() {
+    // A small batch (262k tokens, the page's first load): its per-step communication shows as it is split.
+    let small = ScenarioInput { compute: ComputeInput::Tokens { tokens_per_step: 262_144.0, mfu: 0.4 }, ..job() };
+    let input = |batch, batch_gpus| PlanInput {
+        tokens: 1e11,
+        max_nodes: 16,
+        only: only(&["aws-p5.48xlarge"]),
+        batch,
+        batch_gpus,
+        ..PlanInput::default()
+    };
+    let kept = plan(&small, &input(BatchRule::KeepGlobal, None)).expect("a plan");
+    let grown = plan(&small, &input(BatchRule::KeepPerGpu, Some(16))).expect("a plan");
+    assert_eq!(grown.batch, BatchRule::KeepPerGpu);
+    let o = &grown.offers[0];
+    let n = o.nodes.expect("fits");
+    // The job's 262k tokens were for 16 GPUs: on n nodes of 8 the batch is 262k / 16 x 8n, and the time to train
+    // is that batch's steps times the step.
+    let tps = 262_144.0 / 16.0 * f64::from(8 * n);
+    assert_eq!(o.tokens_per_step, Some(tps));
+    let time = step_count(1e11, tps) as f64 * o.step_s.expect("step");
+    assert!((o.time_to_train_s.expect("time") - time).abs() <= 1e-9 * time);
+    // On more nodes a kept global batch is split further; kept per GPU, it grows: fewer syncs, faster to train.
+    let fastest = |p: &Plan| p.offers[0].fastest_time_to_train_s.expect("time");
+    assert!(fastest(&grown) < fastest(&kept), "{} against {}", fastest(&grown), fastest(&kept));
+    // Without batch_gpus, the job's own GPUs (its nodes x GPUs per node) set the tokens per GPU.
+    let own = plan(&small, &input(BatchRule::KeepPerGpu, None)).expect("a plan");
+    assert_eq!(own.offers[0].tokens_per_step, grown.offers[0].tokens_per_step, "the default job is 2 x 8 GPUs");
+}
+
+#[test]
+fn a_batch_rule_reads_and_scales() {
+    assert_eq!(BatchRule::parse("per-gpu"), Some(BatchRule::KeepPerGpu));
+    assert_eq!(BatchRule::parse("Keep_Global"), Some(BatchRule::KeepGlobal));
+    assert_eq!(BatchRule::parse("per-node"), None);
+    assert_eq!(BatchRule::KeepGlobal.tokens_per_step(1e6, 16, 64), 1e6);
+    assert_eq!(BatchRule::KeepPerGpu.tokens_per_step(1e6, 16, 64), 4e6);
+    assert_eq!(BatchRule::KeepPerGpu.tokens_per_step(1e6, 0, 8), 8e6, "no GPUs reads as one");
+    let mut i = ScenarioInput::default();
+    BatchRule::KeepPerGpu.apply(&mut i, 16, 4);
+    assert_eq!(i.nodes, 4);
+    assert!(
+        matches!(i.compute, ComputeInput::Tokens { tokens_per_step, .. } if tokens_per_step == crate::scenario::DEFAULT_TOKENS_PER_STEP * 2.0)
+    );
+    let mut given = ScenarioInput { compute: ComputeInput::Given { ms: 900.0 }, ..ScenarioInput::default() };
+    BatchRule::KeepPerGpu.apply(&mut given, 16, 4);
+    assert_eq!(given.compute, ComputeInput::Given { ms: 900.0 }, "a given compute stays as given");
+}
