@@ -49,7 +49,11 @@ async function request(req, ...kinds) {
     w.postMessage({ id, query: location.search, request: req });
   });
   if (!reply || !kinds.includes(reply.kind)) {
-    const why = reply && reply.kind === "refused" ? reply.html.replace(/<[^>]*>/g, "") : "no answer";
+    // The refusal's text, its markup and entities read by the browser (never inserted).
+    const why =
+      reply && reply.kind === "refused"
+        ? new DOMParser().parseFromString(reply.html, "text/html").body.textContent
+        : "no answer";
     throw new Error(why);
   }
   return reply;

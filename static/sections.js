@@ -91,9 +91,13 @@ export function start(request) {
   for (const sec of ["run", "plan"]) {
     const box = document.getElementById(sec + "-box");
     if (!box) continue;
-    request({ [sec]: { form: true } }, "markup").then((r) => {
-      box.innerHTML = r.html;
-      refresh(sec);
-    });
+    request({ [sec]: { form: true } }, "markup")
+      .then((r) => {
+        box.innerHTML = r.html;
+        refresh(sec);
+      })
+      .catch((err) => {
+        box.textContent = "The " + sec + " section could not be drawn: " + err.message + ".";
+      });
   }
 }

@@ -5,12 +5,12 @@
 //!   card, the bar chart, the verdict, the recommendations), seen by a MutationObserver; at most 16 ms at p95 with
 //!   the first screen in view. Measured again with the nodes chart in view (off the first screen), where the
 //!   change also redraws it through the details worker: that time includes the worker's round trip, during which
-//!   the page's thread is free, so it is printed for the record, with no budget.
+//!   the page's thread is free, so it is held at 16 ms at its median only.
 //! - plan a rental: from an input event on the plan's tokens to the last change of its result (the worker plans
 //!   the job on every offer and draws the table and the chart); printed for the record, no budget.
 //!
 //! Run: `make bench-page` (builds `dist/` first). Prints median, p95 and max; exits 1 if the first estimate's
-//! median or the first screen's recompute p95 misses its budget.
+//! median, the first screen's recompute p95 or the chart's recompute median misses its budget.
 
 use std::time::Duration;
 
@@ -142,12 +142,17 @@ async fn measure() -> Result<bool, String> {
     let mut ok = f50 <= FIRST_ESTIMATE_BUDGET_MS;
     for (i, (what, recompute)) in runs.into_iter().enumerate() {
         let (r50, r95, rmax) = stats(recompute);
-        // The first run is the first screen's, with its budget; the second the chart's, for the record.
-        let budget = if i == 0 { format!("budget {RECOMPUTE_BUDGET_MS} ms at p95") } else { "no budget".into() };
+        // The first run is the first screen's, held at p95; the chart's, through the worker's round trip, is held
+        // at its median as before, so a regression there still fails.
+        let (budget, within) = if i == 0 {
+            (format!("budget {RECOMPUTE_BUDGET_MS} ms at p95"), r95 <= RECOMPUTE_BUDGET_MS)
+        } else {
+            (format!("off the first screen: {RECOMPUTE_BUDGET_MS} ms at the median"), r50 <= RECOMPUTE_BUDGET_MS)
+        };
         println!(
             "recompute after an input ({RECOMPUTES} changes, {what}): median {r50:.2} ms, p95 {r95:.2} ms, max {rmax:.2} ms ({budget})"
         );
-        ok &= i > 0 || r95 <= RECOMPUTE_BUDGET_MS;
+        ok &= within;
     }
     let (p50, p95, pmax) = stats(plans);
     println!(
