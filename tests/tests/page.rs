@@ -159,6 +159,32 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     )
     .await?;
     assert!(px.as_f64().unwrap_or(0.0) >= 10.0, "chart text at 375 px renders at {px} px");
+    // Every label of the nodes chart lies inside its figure: none cut at the plot's edge.
+    let cut = js(
+        c,
+        "const svg = document.getElementById('nodes-chart'); const f = svg.closest('figure').getBoundingClientRect(); \
+         const s = svg.getBoundingClientRect(); \
+         return [...svg.querySelectorAll('text')].filter(t => { const r = t.getBoundingClientRect(); \
+           return r.left < Math.max(f.left, 0) || r.right > f.right || (getComputedStyle(svg).overflow !== 'visible' \
+             && (r.left < s.left || r.right > s.right)); }).map(t => t.textContent);",
+    )
+    .await?;
+    assert_eq!(cut, serde_json::json!([]), "labels cut at 375 px");
+    // The cards stack on a phone; the strip keeps both step times in view while B's card is read.
+    let strip = js(
+        c,
+        "document.getElementById('b-step').scrollIntoView({block: 'center'}); \
+         const r = document.getElementById('strip').getBoundingClientRect(); \
+         return [r.top, r.height, document.getElementById('strip').textContent, \
+                 document.getElementById('a-step').textContent, document.getElementById('b-step').textContent];",
+    )
+    .await?;
+    let (top, height) = (strip[0].as_f64().unwrap_or(-1.0), strip[1].as_f64().unwrap_or(0.0));
+    let (text, a, b) =
+        (strip[2].as_str().unwrap_or(""), strip[3].as_str().unwrap_or("?"), strip[4].as_str().unwrap_or("?"));
+    assert!((0.0..2.0).contains(&top) && height > 0.0, "the strip is pinned at the top: {strip}");
+    assert!(text.contains(a) && text.contains(b), "the strip shows both steps: {strip}");
+    js(c, "window.scrollTo(0, 0); return null;").await?;
     fit_height(c, 375).await?;
     save_screenshot(c, "narrow-375.png").await?;
     c.set_window_size(1280, 1000).await.map_err(|e| e.to_string())?;

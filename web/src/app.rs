@@ -137,9 +137,7 @@ pub fn App() -> impl IntoView {
             <section class="charts" aria-labelledby="charts-title">
                 <h2 id="charts-title" class="full-only">"Charts"</h2>
                 <p class="stale" role="status" hidden=move || a.fresh() && b.fresh()>
-                    "The charts show the last valid inputs of "
-                    {move || if a.fresh() { "B" } else if b.fresh() { "A" } else { "A and B" }}
-                    ": see the card above."
+                    "The charts show the last valid inputs: the cards above say which field to fix."
                 </p>
                 <BarChart a=a.result b=b.result />
                 <div class="full-only">
@@ -181,6 +179,11 @@ fn Answer(a: SideState, b: SideState, embed: bool) -> impl IntoView {
         <section class="answer" aria-labelledby="answer-title">
             <h2 id="answer-title" class:visually-hidden=embed>"Time per optimizer step"</h2>
             <p class="verdict" id="verdict" aria-live="polite">{verdict}</p>
+            // On a phone the cards stack: this strip keeps both step times in view over them (CSS shows it there).
+            <p class="strip" id="strip" aria-hidden="true">
+                <span class="badge a">"A"</span>{move || a.result.with(|r| human::secs(r.estimate.step.step_s))}
+                <span class="badge b">"B"</span>{move || b.result.with(|r| human::secs(r.estimate.step.step_s))}
+            </p>
             <div class="pair">
                 <ResultCard st=a />
                 <ResultCard st=b />

@@ -854,6 +854,8 @@ async fn first_load_shows_the_reference_answer_with_its_arithmetic() {
         assert!(all.contains(part), "the arithmetic shows '{part}'");
     }
     assert!(!text("a-compute").is_empty());
+    // The phone's strip: both step times, as the cards show them.
+    assert_eq!(text("strip"), format!("A{}B{}", text("a-step"), text("b-step")));
     assert!(by_id("bar-chart").query_selector_all("rect").expect("rects").length() >= 2, "a bar per scenario");
     // The nodes chart's frame is on the page; the details worker draws into it (boot.js), from this function.
     assert!(by_id("nodes-chart").closest(".full-only").ok().flatten().is_some());
