@@ -81,17 +81,22 @@ pub fn App() -> impl IntoView {
     let a = SideState::new(Side::A, RwSignal::new(state.a));
     let b = SideState::new(Side::B, RwSignal::new(state.b));
     let view = RwSignal::new(state.chart);
-    // The URL and the share link hold what was typed, except a field that does not read: that one holds the value
-    // the cards show (the last that read), so refused text stays in the field alone.
+    // The URL and the share link hold the scenario the cards show: as typed when every field reads (the compute's
+    // fields its mode does not read as the model's), else the last that read, whole, in the form's own notation.
+    // So a link never holds rejected text, and a reload, the worker and the cards agree.
     let shown = move |st: SideState| {
+        let last = st.result.with(|r| ScenarioForm::from_input(r.scenario.input()));
+        if !st.fresh() {
+            return last;
+        }
         let mut f = st.form.get();
-        let errors = st.errors.get();
-        if !errors.is_empty() {
-            let last = st.result.with(|r| ScenarioForm::from_input(r.scenario.input()));
-            for e in errors {
-                // A value another form holds is one this form takes.
-                let _ = f.set(e.field, &last.value(e.field));
-            }
+        let unused: &[FormField] = match f.compute_mode {
+            ComputeMode::Given => &[FormField::Tokens, FormField::Mfu],
+            ComputeMode::Tokens => &[FormField::ComputeMs],
+        };
+        for u in unused {
+            // A value another form holds is one this form takes.
+            let _ = f.set(*u, &last.value(*u));
         }
         f
     };

@@ -101,6 +101,13 @@ pub fn verdict(a: &SideResult, b: &SideResult) -> String {
     if (sa - sb).abs() <= 1e-9 * sa.max(sb) {
         return format!("A and B take the same step, {} ({lower}).", human::secs(ea.step.step_s));
     }
+    if (sa - sb).abs() < 0.005 * sa.max(sb) {
+        return format!(
+            "A and B take about the same step, {} and {} ({lower}).",
+            human::secs(ea.step.step_s),
+            human::secs(eb.step.step_s)
+        );
+    }
     let (fast, slow, slow_r) = if sb < sa { ("B", "A", a) } else { ("A", "B", b) };
     let (f, s) = (sa.min(sb), sa.max(sb));
     // A ratio near 1 reads as a share ("3% shorter"), never as "1× shorter".

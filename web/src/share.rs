@@ -165,7 +165,7 @@ impl PageState {
                     state.chart.axis = if v == "efficiency" { ChartAxis::Efficiency } else { ChartAxis::StepTime }
                 }
                 "batch" => {
-                    // Both spellings: the chart writes `per-gpu`, the plan's `plan.batch` the rule's name.
+                    // The chart writes `per-gpu`; the rule's name (`keep-per-gpu`, as `plan.batch` holds it) reads too.
                     let per_gpu = matches!(v.as_str(), "per-gpu" | "keep-per-gpu");
                     state.chart.batch = if per_gpu { BatchRule::KeepPerGpu } else { BatchRule::KeepGlobal }
                 }

@@ -1056,6 +1056,12 @@ async fn stale_and_implausible_values_are_marked_everywhere() {
     choose("a-compute-source", "tokens").await;
     type_into("a-mfu", "0.4").await;
     assert_eq!(text("a-mfu-error"), "MFU 0.4%: did you mean 40%?");
+    // Text in a field the compute's mode does not read never reaches the link either.
+    choose("a-compute-source", "given").await;
+    type_into("a-compute_ms", "abc").await;
+    assert!(!web::browser::query().contains("abc"), "{}", web::browser::query());
+    choose("a-compute-source", "tokens").await;
+    assert!(!web::browser::query().contains("abc"), "an unread field: {}", web::browser::query());
     root.remove();
 }
 

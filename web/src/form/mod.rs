@@ -1,7 +1,7 @@
 //! One scenario's form as the user typed it, and its reading into the model's [`ScenarioInput`].
 //!
 //! Text stays text until it is read, so a half-typed or wrong value is kept in the field and shown with its error,
-//! while the page keeps the last scenario that was valid (and the URL the last form that read: `app.rs`). Ranges are the model's own
+//! while the page keeps the last scenario that was valid (and the URL holds what the cards show: `app.rs`). Ranges are the model's own
 //! ([`Scenario::new`]); only percentages are checked here, because the form shows them in percent.
 
 use estimator_core::quantity::{parse_count, parse_number};
