@@ -264,8 +264,13 @@ fn chart(rows: &[(usize, &OfferPlan)], priced: bool) -> Html {
         at((WIDTH + LEFT) / 2.0),
         at(HEIGHT - 4.0)
     );
-    // Dots closer than a label's height share one label ("2,3,4"), so numbers never pile up.
+    // A dot whose label would overlap another's joins it ("2,3,4"), so numbers never pile up. A label's box is
+    // estimated wide enough for a phone's larger text (10 units a character, 16 high).
     let mut labels: Vec<(f64, f64, String)> = Vec::new();
+    let overlaps = |label: &(f64, f64, String), x: f64, y: f64, len: usize| {
+        let (lx, ly, w) = (label.0, label.1, 10.0 * label.2.len() as f64);
+        x < lx + w && lx < x + 10.0 * len as f64 && (ly - y).abs() < 16.0
+    };
     for (n, o, tx, ty) in &pts {
         let (cx, cy) = (x(*tx), y(*ty));
         html!(
@@ -277,7 +282,7 @@ fn chart(rows: &[(usize, &OfferPlan)], priced: bool) -> Html {
             human::num(*tx, 1),
             if priced { human::usd(*ty) } else { format!("{} GPU-hours", human::count(*ty)) }
         );
-        match labels.iter_mut().find(|(lx, ly, _)| (lx - cx).abs() < 14.0 && (ly - cy).abs() < 12.0) {
+        match labels.iter_mut().find(|l| overlaps(l, cx, cy, n.to_string().len())) {
             Some((_, _, text)) => text.push_str(&format!(",{n}")),
             None => labels.push((cx, cy, n.to_string())),
         }
@@ -434,7 +439,7 @@ pub fn result(query: &str) -> Html {
 /// The page query with scenario `side` set to offer `id`'s node on the plan's node count and layout (the sections'
 /// pairs kept), or `None` when the plan has no such row.
 pub fn fill(query: &str, side: Side, id: &str) -> Option<String> {
-    let (_, p, _) = plan_of(query).ok()?;
+    let (planned, p, _) = plan_of(query).ok()?;
     let o = p.offers.iter().find(|o| o.id == id)?;
     let nodes = o.nodes?;
     let (mut state, _) = PageState::from_query(query);
@@ -448,13 +453,19 @@ pub fn fill(query: &str, side: Side, id: &str) -> Option<String> {
         (FormField::Link, human::num(o.offer.link_gbps, 3)),
         (FormField::Fabric, o.offer.fabric.name().to_string()),
         (FormField::Gdr, if o.offer.gdr { "1" } else { "0" }.to_string()),
+        // The offer's NVLink domain as `NodeOffer::apply` sets it: an NVL72 tray's 72, else the node (empty).
+        (
+            FormField::Domain,
+            o.offer.nvlink_domain_gpus.filter(|d| *d > o.offer.gpus_per_node).map_or(String::new(), |d| d.to_string()),
+        ),
     ];
     if let Some(sync) = o.sync {
         set.push((FormField::Sync, sync.name().to_string()));
     }
-    // Under "keep tokens per GPU" the row ran its own batch: the filled scenario runs it too, so its card shows the
-    // row's step.
+    // Under "keep tokens per GPU" the row ran its own batch: the scenario whose job was planned runs it too, so its
+    // card shows the row's step (another side keeps its own job, and its own batch).
     if let (BatchRule::KeepPerGpu, Some(tps)) = (p.batch, o.tokens_per_step)
+        && side == planned
         && form.compute_mode == crate::form::ComputeMode::Tokens
     {
         set.push((FormField::Tokens, format!("{}", tps.round() as u64)));

@@ -103,6 +103,13 @@ fn a_plan_ranks_the_offers_and_a_row_fills_a_scenario() {
     assert_eq!(state.b.nodes, row.nodes.expect("fits").to_string());
     assert!(filled.contains("plan.tokens=100B"), "{filled}");
     assert!(plan_section::fill(&q, Side::B, "no-such-offer").is_none());
+    // A rack's row brings its NVLink domain, and a plain node's row takes it away again.
+    let nvl = p.offers.iter().find(|o| o.offer.nvlink_domain_gpus == Some(72) && o.nodes.is_some()).expect("NVL72");
+    let racked = plan_section::fill(&q, Side::A, &nvl.id).expect("a row");
+    let (state, _) = PageState::from_query(&racked);
+    assert_eq!(state.a.domain, "72", "{racked}");
+    let back = plan_section::fill(&racked, Side::A, "aws-p5.48xlarge").expect("a row");
+    assert_eq!(PageState::from_query(&back).0.a.domain, "", "{back}");
 }
 
 #[wasm_bindgen_test]
@@ -126,9 +133,13 @@ fn a_plan_says_its_batch_rule_shows_ids_the_fastest_option_and_the_top_rows() {
         })
         .collect();
     assert!(labels.len() >= 2, "{labels:?}");
+    // Boxes as a phone draws them: 22-unit text, about 12 units a character and 22 high.
+    let boxed = |l: &(f64, f64, String)| (l.0, l.0 + 12.0 * l.2.len() as f64, l.1 - 22.0, l.1);
     for (i, a) in labels.iter().enumerate() {
         for b in &labels[i + 1..] {
-            assert!((a.0 - b.0).abs() >= 14.0 || (a.1 - b.1).abs() >= 12.0, "{a:?} and {b:?} overlap");
+            let (p, q) = (boxed(a), boxed(b));
+            let apart = p.1 <= q.0 || q.1 <= p.0 || p.3 <= q.2 || q.3 <= p.2;
+            assert!(apart || (a.1 - b.1).abs() >= 16.0, "{a:?} and {b:?} overlap");
         }
     }
     assert!(labels.iter().any(|l| l.2.contains(',')), "{labels:?}");
@@ -155,11 +166,14 @@ fn a_plan_says_its_batch_rule_shows_ids_the_fastest_option_and_the_top_rows() {
     // A row filled under that rule brings its own batch, so the card shows the row's step.
     let per = format!("{q}&plan.batch=keep-per-gpu");
     let row = per_gpu.offers.iter().find(|o| o.id == "aws-p5.48xlarge").expect("p5");
-    let filled = plan_section::fill(&per, Side::B, &row.id).expect("a row");
+    let filled = plan_section::fill(&per, Side::A, &row.id).expect("a row");
     let (state, _) = PageState::from_query(&filled);
     let tps = row.tokens_per_step.expect("fits");
-    assert_eq!(state.b.tokens, format!("{}", tps.round() as u64));
-    let s = state.b.to_scenario().expect("valid");
+    assert_eq!(state.a.tokens, format!("{}", tps.round() as u64));
+    // The other side keeps its own job and batch: the row was planned for A's.
+    let other = PageState::from_query(&plan_section::fill(&per, Side::B, &row.id).expect("a row")).0;
+    assert_eq!(other.b.tokens, PageState::from_query(&per).0.b.tokens);
+    let s = state.a.to_scenario().expect("valid");
     let step = estimator_core::step::estimate_step(&s).step_s.as_secs();
     assert!((step - row.step_s.expect("step")).abs() <= 1e-9 * step, "{step} against the row's {:?}", row.step_s);
 }

@@ -423,6 +423,9 @@ fn why_not(template: &ScenarioInput, syncs: &[SyncStrategy], moves: Moves, max: 
             let mut i = template.clone();
             moves.rule.apply(&mut i, moves.from_gpus, max);
             i.sync = sync;
+            if sync != SyncStrategy::Hsdp {
+                i.shard_group = None;
+            }
             Scenario::new(i)
         })
         .collect();
