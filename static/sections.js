@@ -14,7 +14,8 @@ export function start(request) {
   // One request per section at a time; a change while one runs asks again when it ends.
   function refresh(sec) {
     const box = document.getElementById(sec + "-result");
-    if (!box) return;
+    // No result box: the section's form did not load; try it again.
+    if (!box) return loadForm(sec);
     dirty[sec] = true;
     if (busy[sec]) return;
     busy[sec] = true;
@@ -24,7 +25,7 @@ export function start(request) {
         box.innerHTML = r.html;
       })
       .catch((err) => {
-        box.textContent = "The " + sec + " section could not be computed: " + err.message + ".";
+        box.textContent = "The " + sec + " section could not be computed: " + err.message.replace(/\.$/, "") + ".";
       })
       .finally(() => {
         busy[sec] = false;
@@ -88,16 +89,18 @@ export function start(request) {
     refresh("run");
     refresh("plan");
   });
-  for (const sec of ["run", "plan"]) {
+  // A section's form; after a failure the next change asks again (refresh finds no result box).
+  function loadForm(sec) {
     const box = document.getElementById(sec + "-box");
-    if (!box) continue;
+    if (!box) return;
     request({ [sec]: { form: true } }, "markup")
       .then((r) => {
         box.innerHTML = r.html;
         refresh(sec);
       })
       .catch((err) => {
-        box.textContent = "The " + sec + " section could not be drawn: " + err.message + ".";
+        box.textContent = "The " + sec + " section could not be drawn: " + err.message.replace(/\.$/, "") + ".";
       });
   }
+  for (const sec of ["run", "plan"]) loadForm(sec);
 }

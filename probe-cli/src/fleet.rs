@@ -126,8 +126,8 @@ pub fn fleet(a: &FleetArgs) -> Result<Outcome, Failure> {
         named.push(if seen[&n.node] > 1 { NodeFacts { node: path.display().to_string(), ..n } } else { n });
     }
     let f = compare(&named);
-    // An outlier on a tied field is a difference, not a known bad node (the text says so): not a finding.
-    let findings = f.outliers.iter().any(|o| !f.ties.contains(&o.field)) || !skipped.is_empty();
+    // Nodes that differ are a finding, whether or not the field tells which one is bad (the text says when not).
+    let findings = !f.outliers.is_empty() || !skipped.is_empty();
     if a.json {
         print_json(&FleetDocument { fleet: f, skipped })?;
     } else {
@@ -169,7 +169,7 @@ fn text(f: &Fleet, skipped: &[Skipped]) -> String {
     if !f.ties.is_empty() {
         let _ = writeln!(
             t,
-            "No majority for {}: the expected value is only the first in order; the outliers differ, none is known bad",
+            "No majority for {}: the expected value is only the first in order; those nodes differ, none is known bad",
             f.ties.join(", ")
         );
     }
