@@ -188,6 +188,20 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     fit_height(c, 375).await?;
     save_screenshot(c, "narrow-375.png").await?;
     c.set_window_size(1280, 1000).await.map_err(|e| e.to_string())?;
+    // On a wide screen the verdict line stays at the top while the inputs scroll, and a field brought into view
+    // lands below it, not under it.
+    let below = js(
+        c,
+        "window.scrollTo(0, document.body.scrollHeight); document.getElementById('a-params').focus(); \
+         const v = document.getElementById('verdict').getBoundingClientRect(); \
+         const f = document.getElementById('a-params').getBoundingClientRect(); \
+         return [v.top, v.bottom, f.top];",
+    )
+    .await?;
+    let (vt, vb, ft) =
+        (below[0].as_f64().unwrap_or(-1.0), below[1].as_f64().unwrap_or(0.0), below[2].as_f64().unwrap_or(0.0));
+    assert!(vt.abs() < 2.0 && ft >= vb, "the verdict pinned at the top and the field below it: {below}");
+    js(c, "document.activeElement.blur(); window.scrollTo(0, 0); return null;").await?;
 
     // 3. A's line rate to 400 makes the lower bounds equal; B's node (the preset) makes the whole steps equal.
     type_into(c, "a-link", "400").await?;
