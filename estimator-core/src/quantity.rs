@@ -211,35 +211,36 @@ pub fn parse_count(s: &str) -> Result<f64, QuantityError> {
     Ok(v * mult)
 }
 
-/// A step-sized time in seconds as people type it: `1.2`, `1.2 s`, `850 ms`, `850ms`, `120 us`, `2 min`; a bare
-/// number is in `bare` seconds (1.0 for a field in seconds, 1e-3 for one in milliseconds).
-pub fn parse_time(s: &str, bare: f64) -> Result<f64, QuantityError> {
-    let (v, suffix, input) = split(s)?;
-    let mult = match suffix.to_ascii_lowercase().as_str() {
-        "" => bare,
+/// Seconds in one of a time's units as people type them (`us` to `w`), `None` for anything else. One table for
+/// [`parse_time`] and [`parse_duration`], which differ only in what a bare number means and what they suggest.
+fn seconds_per(unit: &str) -> Option<f64> {
+    Some(match unit.to_ascii_lowercase().as_str() {
         "us" | "µs" => 1e-6,
         "ms" | "msec" => 1e-3,
         "s" | "sec" | "secs" | "second" | "seconds" => 1.0,
         "min" | "mins" | "minute" | "minutes" => 60.0,
-        "h" | "hr" | "hour" | "hours" => 3600.0,
-        _ => return Err(QuantityError::UnknownSuffix { input, suffix, allowed: "s, ms, us, min or h: 1.2 s, 850 ms" }),
-    };
-    Ok(v * mult)
+        "h" | "hr" | "hrs" | "hour" | "hours" => 3600.0,
+        "d" | "day" | "days" => 86_400.0,
+        "w" | "wk" | "week" | "weeks" => 604_800.0,
+        _ => return None,
+    })
+}
+
+/// A step-sized time in seconds as people type it: `1.2`, `1.2 s`, `850 ms`, `850ms`, `120 us`, `2 min`; a bare
+/// number is in `bare` seconds (1.0 for a field in seconds, 1e-3 for one in milliseconds).
+pub fn parse_time(s: &str, bare: f64) -> Result<f64, QuantityError> {
+    let (v, suffix, input) = split(s)?;
+    let mult = if suffix.is_empty() { Some(bare) } else { seconds_per(&suffix) };
+    let allowed = "s, ms, us, min or h: 1.2 s, 850 ms";
+    mult.map(|m| v * m).ok_or(QuantityError::UnknownSuffix { input, suffix, allowed })
 }
 
 /// A duration in seconds: `30d`, `2w`, `36h`, `90min`, `3600s` (a unit is required: a bare number could be any
 /// of them).
 pub fn parse_duration(s: &str) -> Result<f64, QuantityError> {
     let (v, suffix, input) = split(s)?;
-    let mult = match suffix.to_ascii_lowercase().as_str() {
-        "s" | "sec" | "secs" | "second" | "seconds" => 1.0,
-        "min" | "mins" | "minute" | "minutes" => 60.0,
-        "h" | "hr" | "hrs" | "hour" | "hours" => 3600.0,
-        "d" | "day" | "days" => 86_400.0,
-        "w" | "wk" | "week" | "weeks" => 604_800.0,
-        _ => return Err(QuantityError::UnknownSuffix { input, suffix, allowed: "s, min, h, d or w: 30d, 36h" }),
-    };
-    Ok(v * mult)
+    let allowed = "s, min, h, d or w: 30d, 36h";
+    seconds_per(&suffix).map(|m| v * m).ok_or(QuantityError::UnknownSuffix { input, suffix, allowed })
 }
 
 /// A line rate in Gb/s: a number (`400`), or with its unit as a port is sold (`400G`, `400Gb/s`, `400 Gbps`,
