@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast as _;
 
 use crate::browser;
 use crate::chart::{self, SegmentKind};
-use crate::form::{ComputeMode, FieldError, FormField, LINE_RATES, MODEL_SIZES, PRESETS, ScenarioForm};
+use crate::form::{FieldError, FormField, LINE_RATES, MODEL_SIZES, PRESETS, ScenarioForm};
 use crate::render::{self, dtype_label};
 use crate::result::SideResult;
 use crate::share::{self, ChartAxis, ChartView, PageState, Side};
@@ -90,13 +90,11 @@ pub fn App() -> impl IntoView {
             return last;
         }
         let mut f = st.form.get();
-        let unused: &[FormField] = match f.compute_mode {
-            ComputeMode::Given => &[FormField::Tokens, FormField::Mfu],
-            ComputeMode::Tokens => &[FormField::ComputeMs],
-        };
-        for u in unused {
-            // A value another form holds is one this form takes.
-            let _ = f.set(*u, &last.value(*u));
+        for u in FormField::ALL {
+            if !f.reads(u) {
+                // A value another form holds is one this form takes.
+                let _ = f.set(u, &last.value(u));
+            }
         }
         f
     };
@@ -441,16 +439,14 @@ enum Kind {
 struct Spec {
     field: FormField,
     kind: Kind,
-    /// Shown only when the compute time comes from this source.
-    only: Option<ComputeMode>,
 }
 
 const fn text(field: FormField, unit: &'static str, list: Option<&'static str>) -> Spec {
-    Spec { field, kind: Kind::Text(unit, list), only: None }
+    Spec { field, kind: Kind::Text(unit, list) }
 }
 
 const fn select(field: FormField, options: fn() -> Vec<(String, String)>) -> Spec {
-    Spec { field, kind: Kind::Select(options), only: None }
+    Spec { field, kind: Kind::Select(options) }
 }
 
 fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -470,12 +466,12 @@ const FIELDS: [Spec; 15] = [
     text(FormField::Domain, "GPUs", None),
     text(FormField::Link, "Gb/s", Some("line-rates")),
     select(FormField::Fabric, || Fabric::ALL.iter().map(|f| (f.name().to_string(), f.label().to_string())).collect()),
-    Spec { field: FormField::Gdr, kind: Kind::Check, only: None },
+    Spec { field: FormField::Gdr, kind: Kind::Check },
     text(FormField::Overlap, "%", None),
     select(FormField::Compute, || pairs(&[("tokens", "from tokens and MFU"), ("given", "given time")])),
-    Spec { field: FormField::ComputeMs, kind: Kind::Text("ms", None), only: Some(ComputeMode::Given) },
-    Spec { field: FormField::Tokens, kind: Kind::Text("", None), only: Some(ComputeMode::Tokens) },
-    Spec { field: FormField::Mfu, kind: Kind::Text("%", None), only: Some(ComputeMode::Tokens) },
+    Spec { field: FormField::ComputeMs, kind: Kind::Text("ms", None) },
+    Spec { field: FormField::Tokens, kind: Kind::Text("", None) },
+    Spec { field: FormField::Mfu, kind: Kind::Text("%", None) },
 ];
 
 /// Under "Parallelism": the model's shape and the layout.
@@ -506,9 +502,9 @@ const PARALLELISM: [Spec; 12] = [
     text(FormField::MicroBatches, "", None),
     text(FormField::SeqLen, "tokens", None),
     text(FormField::MicroBatchSize, "seqs", None),
-    Spec { field: FormField::Checkpointing, kind: Kind::Check, only: None },
-    Spec { field: FormField::GradOverlap, kind: Kind::Check, only: None },
-    Spec { field: FormField::ParamOverlap, kind: Kind::Check, only: None },
+    Spec { field: FormField::Checkpointing, kind: Kind::Check },
+    Spec { field: FormField::GradOverlap, kind: Kind::Check },
+    Spec { field: FormField::ParamOverlap, kind: Kind::Check },
 ];
 
 /// Under "Advanced".
@@ -564,7 +560,8 @@ fn field_view(st: SideState, spec: &'static Spec) -> AnyView {
         Memo::new(move |_| st.errors.with(|es| es.iter().find(|e| e.field == field).map(|e| e.message.clone())));
     // An implausible value that still reads gets a hint in the same line, without blocking the estimate.
     let hint = Memo::new(move |_| form.with(|f| f.hint(field)));
-    let hidden = move || spec.only.is_some_and(|m| form.with(|f| f.compute_mode != m));
+    // A field the form does not read (a compute field of the other mode) is not shown.
+    let hidden = move || form.with(|f| !f.reads(spec.field));
     let set = move |v: String| st.edit(|f| f.edit(field, &v));
     let control = match spec.kind {
         Kind::Text(unit, list) => view! {

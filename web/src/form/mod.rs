@@ -5,7 +5,7 @@
 //! ([`Scenario::new`]); only percentages are checked here, because the form shows them in percent.
 
 use estimator_core::quantity::{parse_count, parse_number};
-use estimator_core::scenario::inputs::Value;
+use estimator_core::scenario::inputs::{Role, Value};
 use estimator_core::{ComputeInput, Fabric, GradDtype, Scenario, ScenarioInput, SyncStrategy};
 
 use estimator_core::human;
@@ -312,12 +312,26 @@ impl ScenarioForm {
     /// layout, frameworks' settings, tokens and MFU), keeping this form's hardware, nodes and tuning. So A and B
     /// compare the same job on two fabrics without typing it twice.
     pub fn take_job(&mut self, from: &ScenarioForm) {
-        use estimator_core::scenario::inputs::Role;
+        self.take(from, &[Role::Job, Role::Compute]);
+    }
+
+    /// Takes `from`'s fields whose input in the core's table has one of `roles`.
+    pub fn take(&mut self, from: &ScenarioForm, roles: &[Role]) {
         for f in FormField::ALL {
-            if matches!(f.input().role, Role::Job | Role::Compute) {
+            if roles.contains(&f.input().role) {
                 // A value another form holds is one this form takes.
                 let _ = self.set(f, &from.value(f));
             }
+        }
+    }
+
+    /// Whether [`ScenarioForm::read`] reads field `f`: the compute's fields that its mode does not use are not read
+    /// (and not written into a link, `app.rs`).
+    pub fn reads(&self, f: FormField) -> bool {
+        match f {
+            FormField::ComputeMs => self.compute_mode == ComputeMode::Given,
+            FormField::Tokens | FormField::Mfu => self.compute_mode == ComputeMode::Tokens,
+            _ => true,
         }
     }
 
@@ -386,12 +400,7 @@ impl ScenarioForm {
         let mut input = ScenarioInput::default();
         let mut errors = Vec::new();
         for f in FormField::ALL {
-            let used = match f {
-                FormField::ComputeMs => self.compute_mode == ComputeMode::Given,
-                FormField::Tokens | FormField::Mfu => self.compute_mode == ComputeMode::Tokens,
-                _ => true,
-            };
-            if !used {
+            if !self.reads(f) {
                 continue;
             }
             let entry = f.input();
