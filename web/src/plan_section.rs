@@ -10,11 +10,12 @@ use estimator_core::scenario::{DEFAULT_MFU, DEFAULT_TOKENS_PER_STEP};
 use estimator_core::{BatchRule, ComputeInput, Seconds, human};
 
 use crate::chart::{BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, log_gridlines};
-use crate::form::FormField;
+use crate::form::{FormField, ScenarioForm};
 use crate::html;
 use crate::html::Html;
 use crate::section_form::{input, side_select};
 use crate::share::{PageState, Side, section, with_sections};
+use estimator_core::scenario::inputs::Role;
 
 /// The longest prices text taken: about 200 offers with prices (longer is refused, never cut).
 const MAX_PRICES: usize = 8000;
@@ -444,34 +445,28 @@ pub fn fill(query: &str, side: Side, id: &str) -> Option<String> {
     let nodes = o.nodes?;
     let (mut state, _) = PageState::from_query(query);
     let form = if side == Side::A { &mut state.a } else { &mut state.b };
-    let gpu = estimator_core::catalog::lookup(&o.offer.gpu).spec().key;
-    let mut set = vec![
-        (FormField::Gpu, gpu.to_string()),
-        (FormField::GpusPerNode, o.offer.gpus_per_node.to_string()),
-        (FormField::Nodes, nodes.to_string()),
-        (FormField::Adapters, o.offer.adapters.to_string()),
-        (FormField::Link, human::num(o.offer.link_gbps, 3)),
-        (FormField::Fabric, o.offer.fabric.name().to_string()),
-        (FormField::Gdr, if o.offer.gdr { "1" } else { "0" }.to_string()),
-        // The offer's NVLink domain as `NodeOffer::apply` sets it: an NVL72 tray's 72, else the node (empty).
-        (
-            FormField::Domain,
-            o.offer.nvlink_domain_gpus.filter(|d| *d > o.offer.gpus_per_node).map_or(String::new(), |d| d.to_string()),
-        ),
-    ];
+    // The row's node as the plan put it into the job (`NodeOffer::apply`), on the row's node count and layout,
+    // taken into the form field by field by the table's roles: the hardware and the nodes.
+    let (mut input, _) = form.read();
+    o.offer.apply(&mut input);
+    input.gpu = estimator_core::catalog::lookup(&o.offer.gpu).spec().key.to_string();
+    input.nodes = i64::from(nodes);
     if let Some(sync) = o.sync {
-        set.push((FormField::Sync, sync.name().to_string()));
+        input.sync = sync;
     }
     // Under "keep tokens per GPU" the row ran its own batch: the scenario whose job was planned runs it too, so its
     // card shows the row's step (another side keeps its own job, and its own batch).
-    if let (BatchRule::KeepPerGpu, Some(tps)) = (p.batch, o.tokens_per_step)
+    if let (BatchRule::KeepPerGpu, Some(tps), ComputeInput::Tokens { mfu, .. }) =
+        (p.batch, o.tokens_per_step, input.compute)
         && side == planned
-        && form.compute_mode == crate::form::ComputeMode::Tokens
     {
-        set.push((FormField::Tokens, format!("{}", tps.round() as u64)));
+        input.compute = ComputeInput::Tokens { tokens_per_step: tps.round(), mfu };
     }
-    for (f, v) in set {
-        form.set(f, &v).ok()?;
+    let row = ScenarioForm::from_input(&input);
+    form.take(&row, &[Role::Hardware, Role::Nodes]);
+    form.set(FormField::Sync, &row.value(FormField::Sync)).ok()?;
+    if side == planned && p.batch == BatchRule::KeepPerGpu {
+        form.set(FormField::Tokens, &row.value(FormField::Tokens)).ok()?;
     }
     form.clear_measured();
     Some(with_sections(&state.to_query(), query))
