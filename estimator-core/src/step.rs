@@ -138,8 +138,11 @@ pub struct StepEstimate {
     pub overlap: f64,
     /// Where the hidden share comes from: the frameworks' `schedule`, or the user's `overlap` (`set`).
     pub overlap_source: OverlapSource,
-    /// Bytes per GPU that cross the node's adapters per step, all kinds (`traffic[].network_bytes_per_gpu`).
+    /// Bytes per GPU that cross the node's adapters per step, all kinds (`traffic[].network_bytes_per_gpu`): the
+    /// GPU's share of its NVLink domain's network traffic.
     pub network_bytes_per_gpu: Bytes,
+    /// Bytes through one node's adapters per step: its GPUs' shares (`network_bytes_per_gpu` x GPUs per node).
+    pub network_bytes_per_node: Bytes,
     /// Every kind of traffic of the step.
     pub traffic: Vec<Traffic>,
     /// The layout it ran with.
@@ -280,6 +283,7 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
         ComputeInput::Tokens { tokens_per_step, .. } if step.as_secs() > 0.0 => Some(tokens_per_step / step.as_secs()),
         _ => None,
     };
+    let network: f64 = rows.iter().map(|t| t.network_bytes_per_gpu.get()).sum();
     StepEstimate {
         gradient_bytes: g,
         participants: s.participants(),
@@ -311,7 +315,8 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
         tokens_per_s,
         overlap: o.share(),
         overlap_source: o.source,
-        network_bytes_per_gpu: Bytes::new(rows.iter().map(|t| t.network_bytes_per_gpu.get()).sum()),
+        network_bytes_per_gpu: Bytes::new(network),
+        network_bytes_per_node: Bytes::new(network * f64::from(s.gpus_per_node())),
         traffic: rows,
         layout: LayoutUsed { model: s.shape().key, layout: *s.layout() },
     }

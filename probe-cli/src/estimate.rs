@@ -310,7 +310,12 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
     row(
         &mut t,
         "communication",
-        format!("{} per step, {} per GPU", human::secs(st.comm_s), human::over_network(st.network_bytes_per_gpu)),
+        format!(
+            "{} per step, {} per GPU ({} per node)",
+            human::secs(st.comm_s),
+            human::over_network(st.network_bytes_per_gpu),
+            human::gb(st.network_bytes_per_node)
+        ),
     );
     t.push_str(&traffic_text(&st.traffic));
     row(

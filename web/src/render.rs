@@ -56,7 +56,7 @@ fn traffic_table(h: &mut Html, k: &str, s: &Scenario, e: &estimator_core::StepEs
         r#"<div class="traffic-scroll" tabindex="0" role="region" aria-label="The step's traffic"><table class="traffic" id="{0}-traffic"><caption>Per optimizer step, messages in {1}. <i>Sent per GPU</i>: what each GPU sends over any link (NVLink and network). <i>Through the adapters</i>: its share of what crosses its node's network adapters ({2} per node: this column × {3} GPUs).</caption><thead><tr><th scope="col">Kind</th><th scope="col">Over</th><th scope="col">Message</th><th scope="col">Sent per GPU</th><th scope="col">Through the adapters, per GPU</th><th scope="col">Time</th><th scope="col">Exposed</th></tr></thead><tbody>"#,
         k,
         s.input().dtype.name().to_uppercase(),
-        human::gb(estimator_core::Bytes::new(e.network_bytes_per_gpu.get() * f64::from(s.gpus_per_node()))),
+        human::gb(e.network_bytes_per_node),
         s.gpus_per_node()
     );
     let mut sent = 0.0;
@@ -178,13 +178,10 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
         } else {
             format!("limited by {}", e.bottleneck.describe())
         };
-        // Each GPU's share is its NVLink domain's network traffic over the domain's GPUs: a node carries its own
-        // GPUs' shares.
-        let node = e.network_bytes_per_gpu.get() * f64::from(s.gpus_per_node());
-        let through = if node > 0.0 {
+        let through = if e.network_bytes_per_node.get() > 0.0 {
             format!(
                 "{} through each node's adapters ({} per GPU)",
-                human::gb(estimator_core::Bytes::new(node)),
+                human::gb(e.network_bytes_per_node),
                 human::gb(e.network_bytes_per_gpu)
             )
         } else {
