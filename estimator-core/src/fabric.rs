@@ -11,6 +11,7 @@ use crate::units::GbytePerSec;
 
 /// The inter-node fabric.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Fabric {
     /// InfiniBand (HDR, NDR, XDR).

@@ -25,6 +25,7 @@
 //! ```
 
 pub mod accuracy;
+pub mod calibrate;
 pub mod catalog;
 pub mod collective;
 pub mod estimate;
@@ -36,18 +37,23 @@ pub mod import;
 pub mod layout;
 pub mod memory;
 pub mod offer;
+pub mod op;
+pub mod pairs;
 pub mod plan;
 pub mod quantity;
+pub mod recipe;
 pub mod recommend;
 pub mod report;
 pub mod run_check;
 pub mod scenario;
 pub mod schedule;
 pub mod shape;
+pub mod stats;
 pub mod step;
 pub mod straggler;
 pub mod sweep;
 pub mod terms;
+pub mod thresholds;
 pub mod traffic;
 pub mod units;
 

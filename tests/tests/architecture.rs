@@ -134,7 +134,7 @@ const WEB_LAYERS: [&[&str]; 10] = [
     &["chart", "run_section"],
     &["curve", "plan_section"],
     &["render"],
-    &["report", "app"],
+    &["report", "app", "calibration"],
     &["fleet"],
     &["protocol"],
 ];
@@ -182,6 +182,10 @@ fn no_command_of_probe_cli_uses_another() {
         "plan",
         "shell",
         "fleet",
+        "pairs",
+        "recipe",
+        "thresholds",
+        "calibrate",
     ];
     for c in commands {
         let uses = g.get(c).unwrap_or_else(|| panic!("probe-cli/src/{c}.rs"));

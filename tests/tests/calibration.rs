@@ -204,6 +204,48 @@ fn every_size_is_replayed() {
     }
 }
 
+/// `probe-cli thresholds` gates each size band at the floor the held-out healthy runs clear but for 5% of their
+/// rows (estimator-core's `thresholds::BANDS`): the constants there must be these figures, rounded down to 0.01.
+#[test]
+fn threshold_floors_are_the_held_out_runs_fifth_percentile() {
+    use estimator_core::thresholds::{BANDS as FLOORS, FLOOR_SHARE};
+    use tests::calibration::curves::{BANDS, curves_path, load_tables, ratio_quantile, scored};
+    if std::env::var_os("CALIBRATION_FILE").is_some() {
+        return;
+    }
+    let path = calibration_path();
+    let points = load(&path).expect("calibration file reads");
+    let tables = load_tables(&points, &path, &curves_path()).expect("tables read");
+    let held: Vec<_> = tables.iter().filter(|t| scored(t) && t.held_out).collect();
+    assert_eq!(BANDS.len(), FLOORS.len());
+    if std::env::var_os("FLOOR_DETAIL").is_some() {
+        for t in &held {
+            for r in tests::calibration::curves::replay_table(t) {
+                if 1.0 + r.error < 0.6 {
+                    println!("  low: {} {} {:.0} B ratio {:.2}", t.id, t.op.name(), r.size_bytes, 1.0 + r.error);
+                }
+            }
+        }
+    }
+    let mut stale = Vec::new();
+    for (b, f) in BANDS.iter().zip(FLOORS.iter()) {
+        assert_eq!((b.from, b.to), (f.from_bytes, f.to_bytes), "{}: the same band", b.label);
+        let (q, rows) = ratio_quantile(held.iter().copied(), *b, FLOOR_SHARE).expect("rows");
+        let floor = (q * 100.0).floor() / 100.0;
+        println!(
+            "{}: 5th percentile of measured/model busbw {q:.3} over {rows} held-out rows; floor {floor:.2}",
+            b.label
+        );
+        if (f.floor - floor).abs() >= 0.005 || f.rows != rows {
+            stale.push(format!(
+                "{}: thresholds says {} over {} rows, the held-out runs {floor:.2} over {rows}",
+                b.label, f.floor, f.rows
+            ));
+        }
+    }
+    assert!(stale.is_empty(), "estimator-core's thresholds::BANDS is stale: {stale:#?}");
+}
+
 #[test]
 fn readme_holds_the_current_curves_table() {
     use tests::calibration::curves::{curves_path, load_tables, markdown};

@@ -2,7 +2,7 @@
 //! node report; and the note on a two-node Tree reading.
 
 use super::{Cause, Evidence, SizeCheck, Verdict};
-use crate::report::{GdrSupport, ReportFabric};
+use crate::report::GdrSupport;
 use crate::scenario::{Algorithm, Scenario};
 
 /// What the evidence says, one line each.
@@ -51,8 +51,7 @@ fn cause_push(causes: &mut Vec<Cause>, c: Cause) {
 pub(super) fn causes(s: &Scenario, ev: &Evidence<'_>, large: &SizeCheck, verdict: Verdict) -> Vec<Cause> {
     let mut causes = Vec::new();
     let multi = s.nodes() > 1;
-    let rdma_hw = s.input().fabric.is_rdma()
-        || ev.summary.is_some_and(|x| matches!(x.fabric, ReportFabric::Infiniband | ReportFabric::Roce));
+    let rdma_hw = s.input().fabric.is_rdma() || ev.summary.is_some_and(|x| x.fabric.is_rdma());
     // Any fabric but plain TCP has a faster path than NCCL's sockets: RDMA, or GCP's GPUDirect-TCPX/TCPXO plugin.
     let faster_than_sockets = rdma_hw || s.input().fabric != crate::Fabric::Tcp;
     let fabric = s.input().fabric;

@@ -274,24 +274,9 @@ fn mismatches(s: &Scenario, run: &NcclTestsRun, op: Op, large: &SizeCheck) -> Ve
 /// every size it has. `None` when the run has no table row, or is of a binary the model does not cover
 /// (`sendrecv_perf`, ...).
 pub fn judge(s: &Scenario, run: &NcclTestsRun, ev: Evidence<'_>) -> Option<Health> {
-    let op = match (run.op(), run.test.is_some()) {
-        (Some(op), _) => op,
-        (None, true) => return None,
-        // A table without a usable row for the ratio (busbw 0.00 everywhere): read as an all-reduce.
-        (None, false) => Op::AllReduce,
-    };
-    let mut rows: Vec<(f64, f64)> = run
-        .rows
-        .iter()
-        .filter(|r| r.size_bytes >= 1.0 && r.busbw_gbs.is_finite())
-        .map(|r| (r.size_bytes, r.busbw_gbs))
-        .collect();
-    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
-    rows.dedup_by(|a, b| a.0 == b.0);
-    // The large check: the best bus bandwidth among the large sizes (or the largest size when none is large).
-    let large_rows: Vec<&(f64, f64)> = rows.iter().filter(|(size, _)| *size >= LARGE_BYTES).collect();
-    let (size, busbw) =
-        if large_rows.is_empty() { *rows.last()? } else { **large_rows.iter().max_by(|a, b| a.1.total_cmp(&b.1))? };
+    let op = judged_op(run)?;
+    let rows = sized_rows(run);
+    let (size, busbw) = large_row(&rows)?;
     let large = check(s, op, size, busbw);
     let mid = rows
         .iter()
@@ -316,6 +301,44 @@ pub fn judge(s: &Scenario, run: &NcclTestsRun, ev: Evidence<'_>) -> Option<Healt
     let verdict = if mismatch.is_empty() { Verdict::of(large.ratio) } else { Verdict::Mismatch };
     let causes = if mismatch.is_empty() { causes::causes(s, &ev, &large, verdict) } else { Vec::new() };
     Some(Health { verdict, op, ranks, ranks_from, mismatch, evidence, large, mid, curve, departure, causes })
+}
+
+/// The collective a run is judged as: its binary's, else its table's; `None` for a binary the model does not cover.
+fn judged_op(run: &NcclTestsRun) -> Option<Op> {
+    match (run.op(), run.test.is_some()) {
+        (Some(op), _) => Some(op),
+        (None, true) => None,
+        // A table without a usable row for the ratio (busbw 0.00 everywhere): read as an all-reduce.
+        (None, false) => Some(Op::AllReduce),
+    }
+}
+
+/// The run's (size, out-of-place busbw) rows, smallest first, one per size.
+fn sized_rows(run: &NcclTestsRun) -> Vec<(f64, f64)> {
+    let mut rows: Vec<(f64, f64)> = run
+        .rows
+        .iter()
+        .filter(|r| r.size_bytes >= 1.0 && r.busbw_gbs.is_finite())
+        .map(|r| (r.size_bytes, r.busbw_gbs))
+        .collect();
+    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+    rows.dedup_by(|a, b| a.0 == b.0);
+    rows
+}
+
+/// The row the verdict reads: the best bus bandwidth among the large sizes (or the largest size when none is
+/// large).
+fn large_row(rows: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let large = rows.iter().filter(|(size, _)| *size >= LARGE_BYTES).max_by(|a, b| a.1.total_cmp(&b.1));
+    large.or(rows.last()).copied()
+}
+
+/// The check the verdict is read from, alone: what `judge` puts in [`Health::large`], for callers that judge many
+/// runs of one hardware and need no curve (`pairs`). `None` as for `judge`.
+pub fn large_check(s: &Scenario, run: &NcclTestsRun) -> Option<(Op, SizeCheck)> {
+    let op = judged_op(run)?;
+    let (size, busbw) = large_row(&sized_rows(run))?;
+    Some((op, check(s, op, size, busbw)))
 }
 
 /// A size well into the bandwidth-bound range of every fabric the model has (nccl-tests' `-e 8G`).

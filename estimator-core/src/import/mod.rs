@@ -84,6 +84,30 @@ pub enum Imported {
 }
 
 impl Imported {
+    /// Host names (nccl-tests' rank lines, an NCCL log's line prefixes) written as `with` (the report's
+    /// `REDACTED`): what `probe-cli report --attach` does unless identifiers are asked for.
+    pub fn redact_hosts(&mut self, with: &str) {
+        let redact_log = |log: &mut NcclLog| {
+            for h in &mut log.host_names {
+                *h = with.to_string();
+            }
+        };
+        match self {
+            Imported::NcclTests(run) => {
+                for d in &mut run.devices {
+                    if d.host.is_some() {
+                        d.host = Some(with.to_string());
+                    }
+                }
+                if let Some(log) = run.nccl_log.as_deref_mut() {
+                    redact_log(log);
+                }
+            }
+            Imported::NcclLog(log) => redact_log(log),
+            _ => {}
+        }
+    }
+
     /// Its kind.
     pub fn kind(&self) -> Kind {
         match self {

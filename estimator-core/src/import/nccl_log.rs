@@ -44,6 +44,10 @@ pub struct NcclLog {
     pub nodes: Option<u32>,
     /// Distinct hosts in the line prefixes (one node's log names only its own host).
     pub hosts: u32,
+    /// Those hosts' names, in the order the log first names them (at most [`MAX_HOST_NAMES`]): what `pairs` reads a
+    /// two-node run's nodes from when its rank lines do not name them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub host_names: Vec<String>,
     /// `ib`, `roce`, `socket`, or the plugin's name (`aws libfabric`, `ofi`); `mixed` when the processes of the log
     /// chose different ones ([`NcclLog::transports`]); `None` when the log does not say. `ib` is also NCCL's NET/IB
     /// over RoCE when no line of the log shows the devices' link layer.
@@ -131,6 +135,9 @@ fn field(msg: &str, key: &str) -> Option<u32> {
     }
     None
 }
+
+/// The most host names [`NcclLog::host_names`] keeps (a log of a thousand nodes counts them all in `hosts`).
+pub const MAX_HOST_NAMES: usize = 64;
 
 /// Reads an NCCL log.
 pub fn parse(text: &str) -> NcclLog {
@@ -271,6 +278,8 @@ pub fn parse(text: &str) -> NcclLog {
     log.nics_used = (!used.is_empty()).then(|| u32::try_from(used.len()).unwrap_or(u32::MAX));
     log.rings = u32::try_from(rings.len()).unwrap_or(u32::MAX);
     log.hosts = u32::try_from(hosts.len()).unwrap_or(u32::MAX);
+    hosts.truncate(MAX_HOST_NAMES);
+    log.host_names = hosts;
     // The channels are the evidence; NCCL's own "Disabled/Enabled" lines stand in when no channel line is there.
     log.gdr = match (net_gdr, said_gdr) {
         (Some(g), _) => Some(g),

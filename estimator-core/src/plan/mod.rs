@@ -55,6 +55,9 @@ pub struct PlanInput {
     /// The GPUs the job's tokens per step are for, under `keep-per-gpu`; `None`: the job's own nodes x GPUs per
     /// node.
     pub batch_gpus: Option<u32>,
+    /// A profile of the user's cluster (`calibrate`): applied to the offers of its hardware, whose plans say so.
+    #[serde(skip)]
+    pub profile: Option<&'static crate::calibrate::Profile>,
 }
 
 impl Default for PlanInput {
@@ -68,6 +71,7 @@ impl Default for PlanInput {
             only: Vec::new(),
             batch: BatchRule::KeepGlobal,
             batch_gpus: None,
+            profile: None,
         }
     }
 }
@@ -125,6 +129,9 @@ pub struct OfferPlan {
     pub fastest_gpu_hours: Option<f64>,
     /// Cost on the fastest count (`None` without a price).
     pub fastest_cost_usd: Option<f64>,
+    /// Whether the plan's profile (`--profile`) corrected this offer's collectives: it is the profile's hardware.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub calibrated: bool,
 }
 
 /// The plan. Keys are the JSON contract of `probe-cli plan --json`.
@@ -260,10 +267,23 @@ fn fitting(template: &ScenarioInput, syncs: &[SyncStrategy], moves: Moves, nodes
 }
 
 /// The fastest fitting layout on `nodes` nodes.
-fn try_nodes(template: &ScenarioInput, syncs: &[SyncStrategy], moves: Moves, nodes: u32) -> Option<Tried> {
+fn try_nodes(
+    template: &ScenarioInput,
+    syncs: &[SyncStrategy],
+    moves: Moves,
+    nodes: u32,
+    profile: Option<&'static crate::calibrate::Profile>,
+) -> Option<Tried> {
     fitting(template, syncs, moves, nodes)
-        .iter()
-        .map(|s| (s, estimate_step(s)))
+        .into_iter()
+        .map(|s| match profile {
+            Some(p) => p.apply(s.clone()).unwrap_or(s),
+            None => s,
+        })
+        .map(|s| {
+            let e = estimate_step(&s);
+            (s, e)
+        })
         .min_by(|a, b| a.1.step_s.as_secs().total_cmp(&b.1.step_s.as_secs()))
         .map(|(s, e)| Tried {
             nodes,
@@ -320,7 +340,12 @@ fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Opti
         fastest_time_to_train_s: None,
         fastest_gpu_hours: None,
         fastest_cost_usd: None,
+        calibrated: false,
     };
+    // The profile corrects the offer of its own hardware only.
+    let calibrated =
+        p.profile.filter(|prof| Scenario::new(template.clone()).is_ok_and(|s| prof.check_hardware(&s).is_ok()));
+    out.calibrated = calibrated.is_some();
     // The smallest node count that fits: the first power of two (or the largest count) that fits, then a
     // bisection below it (memory per GPU never grows with nodes; a count the layout refuses counts as too few).
     let fits = |n: u32| !fitting(&template, &syncs, moves, n).is_empty();
@@ -353,7 +378,8 @@ fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Opti
     if !counts.contains(&max) {
         counts.push(max);
     }
-    let mut tried: Vec<Tried> = counts.iter().filter_map(|&n| try_nodes(&template, &syncs, moves, n)).collect();
+    let mut tried: Vec<Tried> =
+        counts.iter().filter_map(|&n| try_nodes(&template, &syncs, moves, n, calibrated)).collect();
     let chosen = match p.deadline_s {
         None => tried.iter().min_by(|a, b| hours(a).total_cmp(&hours(b))).cloned(),
         Some(deadline) => {
@@ -366,7 +392,7 @@ fn plan_offer(job: &ScenarioInput, p: &PlanInput, offer: &NodeOffer, price: Opti
                         let (mut lo, mut hi) = (tried[k - 1].nodes, tried[k].nodes);
                         while hi - lo > 1 {
                             let mid = lo + (hi - lo) / 2;
-                            match try_nodes(&template, &syncs, moves, mid) {
+                            match try_nodes(&template, &syncs, moves, mid, calibrated) {
                                 Some(t) if meets(&t) => {
                                     hi = mid;
                                     best = t;

@@ -303,7 +303,7 @@ mod tests {
             (
                 r#"{"schema_version":1,"summary":{"fabric":"carrier-pigeon"}}"#,
                 "summary.fabric",
-                "expected one of `infiniband`, `roce`, `ethernet`, `none`, found `carrier-pigeon`",
+                "expected one of `infiniband`, `roce`, `efa`, `ethernet`, `none`, found `carrier-pigeon`",
             ),
             (
                 r#"{"schema_version":1,"summary":{"fabric":"roce","rdma_adapters":-1}}"#,

@@ -210,6 +210,9 @@ pub struct RdmaAdapter {
     pub name: String,
     /// PCI address of its function.
     pub pci_bus_id: Option<String>,
+    /// The kernel driver of that function (`mlx5_core`, `efa`, `bnxt_en`, `irdma`); `null` when unknown.
+    #[serde(default)]
+    pub driver: Option<String>,
     /// `node_type` (`CA`, `RNIC`).
     pub node_type: Option<String>,
     /// `hca_type` (`MT4129`).

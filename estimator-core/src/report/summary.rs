@@ -21,6 +21,8 @@ pub enum ReportFabric {
     Infiniband,
     /// Active RDMA ports on Ethernet (RoCE), no InfiniBand.
     Roce,
+    /// Active AWS EFA devices (RDMA devices of the `efa` driver), through libfabric and aws-ofi-nccl.
+    Efa,
     /// No active RDMA port, but an Ethernet interface that is up.
     Ethernet,
     /// No network interface that could carry a multi-node job.
@@ -33,20 +35,28 @@ impl ReportFabric {
         match self {
             ReportFabric::Infiniband => "infiniband",
             ReportFabric::Roce => "roce",
+            ReportFabric::Efa => "efa",
             ReportFabric::Ethernet => "ethernet",
             ReportFabric::None => "none",
         }
     }
 
-    /// All values, in the order the schema lists them.
-    pub const ALL: [ReportFabric; 4] =
-        [ReportFabric::Infiniband, ReportFabric::Roce, ReportFabric::Ethernet, ReportFabric::None];
+    /// An RDMA fabric: InfiniBand, RoCE or EFA.
+    pub fn is_rdma(self) -> bool {
+        matches!(self, ReportFabric::Infiniband | ReportFabric::Roce | ReportFabric::Efa)
+    }
 
-    /// The estimator's fabric class for it; `None` when there is no network at all.
+    /// All values, in the order the schema lists them.
+    pub const ALL: [ReportFabric; 5] =
+        [ReportFabric::Infiniband, ReportFabric::Roce, ReportFabric::Efa, ReportFabric::Ethernet, ReportFabric::None];
+
+    /// The estimator's fabric class for it (EFA's first generation: [`Summary::apply`] tells the later ones from
+    /// their ports); `None` when there is no network at all.
     pub fn to_fabric(self) -> Option<Fabric> {
         match self {
             ReportFabric::Infiniband => Some(Fabric::Infiniband),
             ReportFabric::Roce => Some(Fabric::Roce),
+            ReportFabric::Efa => Some(Fabric::Efa),
             ReportFabric::Ethernet => Some(Fabric::Tcp),
             ReportFabric::None => None,
         }
@@ -152,7 +162,7 @@ impl Summary {
                 Problem::NotADomain { domain: d, gpus: self.gpus },
             ));
         }
-        let rdma = matches!(self.fabric, ReportFabric::Infiniband | ReportFabric::Roce);
+        let rdma = self.fabric.is_rdma();
         if rdma && self.rdma_adapters == 0 {
             return Err(ReportError::new("summary.rdma_adapters", Problem::NoActivePort(self.fabric)));
         }
@@ -186,16 +196,26 @@ impl Summary {
             _ => said.push("GPU: the report lists no GPU, so the GPU and GPUs per node are kept".to_string()),
         }
         match self.fabric {
-            ReportFabric::Infiniband | ReportFabric::Roce => {
+            ReportFabric::Infiniband | ReportFabric::Roce | ReportFabric::Efa => {
                 input.adapters_per_node = i64::from(self.rdma_adapters);
                 if let Some(g) = self.adapter_gbps {
                     input.link_gbps = g;
                 }
-                input.fabric = self.fabric.to_fabric().unwrap_or(Fabric::Infiniband);
+                input.fabric = match self.fabric {
+                    // EFA's generation from its devices, as AWS sells them (the offer catalog's sources): p4d 4 x
+                    // 100 Gb/s (v1), p5 32 x 100 (v2), p5en 16 x 200 and p6 8 x 400 (v3).
+                    ReportFabric::Efa if self.adapter_gbps.is_some_and(|g| g >= 200.0) => Fabric::EfaV3,
+                    ReportFabric::Efa if self.rdma_adapters >= 16 => Fabric::EfaV2,
+                    f => f.to_fabric().unwrap_or(Fabric::Infiniband),
+                };
                 said.push(format!(
                     "Network: {} active {} port{} at {} Gb/s",
                     self.rdma_adapters,
-                    if self.fabric == ReportFabric::Infiniband { "InfiniBand" } else { "RoCE" },
+                    match self.fabric {
+                        ReportFabric::Infiniband => "InfiniBand",
+                        ReportFabric::Roce => "RoCE",
+                        _ => "EFA",
+                    },
                     if self.rdma_adapters == 1 { "" } else { "s" },
                     self.adapter_gbps.map_or_else(|| "?".to_string(), |g| human::num(g, 3))
                 ));

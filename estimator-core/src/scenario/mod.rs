@@ -37,9 +37,22 @@ pub struct Scenario {
     warnings: Vec<String>,
     /// The model's shaped terms (`Terms::SHIPPED` unless set with [`Scenario::with_terms`]).
     terms: Terms,
+    /// A correction of every collective's time measured on this hardware (a calibrated profile), set with
+    /// [`Scenario::with_correction`]; `None`: the model as it is.
+    correction: Option<&'static dyn Correction>,
 }
 
-/// Everything else in a scenario follows from its inputs and how its GPU name was resolved.
+/// A correction of the model's collective times, fitted to the user's own measurements (`calibrate::Profile`).
+/// Behind a trait so that a scenario without one costs the page nothing.
+pub trait Correction: std::fmt::Debug + Send + Sync {
+    /// The factor (finite, positive) on the model's time of one call of `op` on `bytes` (nccl-tests' size) on
+    /// `s`'s nodes; 1 where it knows nothing, or `s` is not the hardware it was measured on.
+    fn time_factor(&self, s: &Scenario, op: crate::op::Op, bytes: f64) -> f64;
+}
+
+/// Everything else in a scenario follows from its inputs and how its GPU name was resolved. A correction is not
+/// compared: it is a measurement of the hardware, not part of the question (and the page, which compares scenarios
+/// on every keystroke, never has one).
 impl PartialEq for Scenario {
     fn eq(&self, other: &Scenario) -> bool {
         self.gpu_lookup == other.gpu_lookup && self.input == other.input && self.terms == other.terms
@@ -126,6 +139,7 @@ impl Scenario {
             layout,
             warnings,
             terms: Terms::SHIPPED,
+            correction: None,
         })
     }
 
@@ -138,9 +152,30 @@ impl Scenario {
         if input.measured_busbw_gbs == self.input.measured_busbw_gbs && !inputs::same_measured_on(&input, &self.input) {
             input.measured_busbw_gbs = None;
         }
+        // The correction travels with the scenario; it applies only to the hardware it was measured on, which it
+        // checks itself (`Correction::time_factor`).
         let s =
             if input.gpu == self.input.gpu { Scenario::build(input, self.gpu_lookup) } else { Scenario::new(input) };
-        s.map(|s| s.with_terms(self.terms))
+        s.map(|mut s| {
+            s.terms = self.terms;
+            s.correction = self.correction;
+            s
+        })
+    }
+
+    /// The same scenario with every collective's time corrected ([`Correction`]); scenarios derived with
+    /// [`Scenario::with`] on the same hardware keep it.
+    /// A correction lives as long as the program (a CLI reads one profile; the page's worker keeps each it fits,
+    /// one per load of several runs): a plain reference keeps every scenario's copy and drop free of it, which the
+    /// page's first load counts.
+    pub fn with_correction(mut self, c: &'static dyn Correction) -> Scenario {
+        self.correction = Some(c);
+        self
+    }
+
+    /// The correction, if any.
+    pub fn correction(&self) -> Option<&dyn Correction> {
+        self.correction
     }
 
     /// The same scenario estimated with other model terms (the step replay's out-of-source predictions); every

@@ -284,6 +284,20 @@ pub fn band_spread<'a>(tables: impl IntoIterator<Item = &'a Table>, band: Band) 
     )
 }
 
+/// The `share` quantile (0.05: the 5th percentile) of measured over modelled bus bandwidth in a band over some
+/// tables' rows (the model's time over the measured one: 1 + the time's error), with the rows it is taken over: the
+/// floor that the healthy runs' rows clear but for `share` of them, which `probe-cli thresholds` gates on.
+pub fn ratio_quantile<'a>(tables: impl IntoIterator<Item = &'a Table>, band: Band, share: f64) -> Option<(f64, usize)> {
+    let r: Vec<f64> = tables
+        .into_iter()
+        .flat_map(replay_table)
+        .filter(|x| x.size_bytes >= band.from && x.size_bytes < band.to)
+        .map(|x| 1.0 + x.error)
+        .collect();
+    let rows = r.len();
+    estimator_core::stats::quantile(r, share).map(|q| (q, rows))
+}
+
 /// Whether a table is scored (its group is one of the two scored ones).
 pub fn scored(t: &Table) -> bool {
     matches!(t.group, Group::Point | Group::TwoNodeDefault)
