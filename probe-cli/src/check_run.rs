@@ -12,7 +12,7 @@ use crate::cli::CheckRunArgs;
 use crate::evidence::{Evidences, Offered, pick};
 use crate::outcome::{Failure, Outcome};
 use crate::output::{diag, print_json, print_text};
-use crate::scenario::{job_input, usage};
+use crate::scenario::{job_input, profiled, usage};
 
 /// `check-run --json`: the check, flat, with the scenario and the measurement it was given.
 #[derive(Serialize)]
@@ -28,6 +28,9 @@ struct CheckDocument<'a> {
     /// With `--report`: what the scenario took from the report.
     #[serde(skip_serializing_if = "Option::is_none")]
     from_report: Option<&'a [String]>,
+    /// With `--profile`: what the profile changed, in one line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    profile: Option<&'a str>,
 }
 
 const ONE_RUN: &str = "check-run checks one run";
@@ -37,6 +40,7 @@ const ONE_RUN: &str = "check-run checks one run";
 pub fn check(a: &CheckRunArgs) -> Result<Outcome, Failure> {
     let job = job_input(&a.job, &a.nodes, ComputeInput::Given { ms: a.compute_ms })?;
     let s = Scenario::new(job.input).map_err(|e| usage(&e))?;
+    let (s, profile) = profiled(s, &a.nodes.cluster)?;
     let run = RunInput {
         measured_step_s: a.measured_step_s,
         measured_tokens_per_s: a.measured_tokens_per_s,
@@ -86,9 +90,11 @@ pub fn check(a: &CheckRunArgs) -> Result<Outcome, Failure> {
             run: &run,
             files: &files,
             from_report: a.nodes.report.is_some().then_some(job.taken.as_slice()),
+            profile: profile.as_deref(),
         })?;
     } else {
-        print_text(&text(&c, &s, &files))?;
+        let line = profile.map_or(String::new(), |l| format!("Profile: {l}.\n"));
+        print_text(&format!("{line}{}", text(&c, &s, &files)))?;
     }
     Ok(if c.verdict == RunVerdict::AsExpected { Outcome::Clean } else { Outcome::Findings })
 }

@@ -35,8 +35,18 @@ pub enum Command {
     #[command(after_help = "Example:\n  probe-cli gather --output node.tar.gz\n  \
                             mkdir node && tar -xzf node.tar.gz -C node && probe-cli report --root node")]
     Gather(GatherArgs),
-    /// Print the JSON Schema of the report that `report --json` writes.
-    Schema,
+    /// Print the JSON Schema of the report that `report --json` writes (or, with --profile, of the profile that
+    /// `calibrate` writes).
+    Schema(SchemaArgs),
+    /// Fit a profile of your cluster from your nccl-tests outputs (any collective, sizes and node counts): per
+    /// collective and node count measured, a correction of the model's latency, peak bus bandwidth and size ramp,
+    /// validated by leaving each run out and predicting it. `--profile` then applies it to estimate, health,
+    /// check-run, plan, pairs, thresholds and recipe.
+    #[command(after_help = "Examples:\n  probe-cli calibrate --report node.json --out profile.json runs/\n  \
+                            probe-cli calibrate --gpu h100 --gpus-per-node 8 --adapters 8 --link-gbps 400 --fabric ib \
+                            --out profile.json all_reduce_2n.txt all_reduce_4n.txt all_gather_2n.txt\n  \
+                            probe-cli estimate step --report node.json --nodes 8 --profile profile.json")]
+    Calibrate(CalibrateArgs),
     /// Read nccl-tests output, NCCL_DEBUG=INFO logs, `nvidia-smi topo -m`, `ibstat` or `ibv_devinfo` and say
     /// what each file holds (the kind is detected).
     #[command(after_help = "Examples:\n  probe-cli import all_reduce.log nccl-debug.log topo.txt\n  \
@@ -74,6 +84,33 @@ pub enum Command {
                             probe-cli fleet --json reports/*.json | jq '.outliers'"
     )]
     Fleet(FleetArgs),
+    /// Which node is bad? Many two-node nccl-tests runs (one file per pair, hosts from the rank lines, the NCCL
+    /// log lines or the name `hostA_hostB.txt`), each judged against the model: the slow pairs, the nodes common to
+    /// them with how sure that is, and the next round of pairs that would tell the remaining suspects apart.
+    #[command(after_help = "Examples:\n  probe-cli pairs --report node.json pairs/\n  \
+                            probe-cli pairs --gpus-per-node 8 --gpu h100 --adapters 8 --link-gbps 400 --fabric ib \
+                            node03_node07.txt node01_node03.txt\n  \
+                            probe-cli pairs --report node.json --json pairs/ | jq '.suspects'")]
+    Pairs(PairsArgs),
+    /// The nccl-tests commands that answer "is this fabric what I rented?" on this node's fabric, ready to paste:
+    /// one node, two nodes and the pairwise rounds over a host list, for all_reduce, all_gather, reduce_scatter
+    /// and alltoall, as mpirun and srun lines, with the environment the fabric needs (each variable with why and
+    /// its source) and iterations sized by the model so that a run takes about a minute. Prints a bash script;
+    /// runs nothing.
+    #[command(after_help = "Examples:\n  probe-cli recipe --report node.json > nccl-tests.sh\n  \
+                            probe-cli recipe --report node.json --hosts hosts.txt --launcher srun\n  \
+                            probe-cli recipe --fabric roce --gpus-per-node 8 --adapters 8 --link-gbps 400 \
+                            --nccl-version 2.20.5\n  \
+                            probe-cli recipe --report node.json --json | jq -r '.env[] | .name + \"=\" + .value'")]
+    Recipe(RecipeArgs),
+    /// The bus bandwidth a health check can gate on: for a node shape and node count, each collective and size
+    /// with the model's bus bandwidth and the floor under it that healthy runs clear (from the model's validated
+    /// error on held-out public runs), as CSV (the default) or JSON.
+    #[command(after_help = "Examples:\n  probe-cli thresholds --report node.json --nodes 2 > thresholds.csv\n  \
+                            probe-cli thresholds --report node.json --nodes 1 --op all_reduce --bytes 16G\n  \
+                            probe-cli thresholds --gpu h100 --gpus-per-node 8 --adapters 8 --link-gbps 400 --fabric ib \
+                            --nodes 4 --json | jq '.thresholds[] | select(.size_bytes == 8589934592)'")]
+    Thresholds(ThresholdsArgs),
     /// Print a shell completion script for bash, zsh, fish, elvish or powershell.
     #[command(
         after_help = "Examples:\n  probe-cli completions bash > ~/.local/share/bash-completion/completions/probe-cli\n  \
@@ -84,6 +121,111 @@ pub enum Command {
     /// Print this manual page (roff), with every command and flag.
     #[command(after_help = "Example:\n  probe-cli man | man -l -")]
     Man,
+}
+
+/// `probe-cli schema`
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The profile's schema (`calibrate --out`) instead of the report's.
+    #[arg(long)]
+    pub profile: bool,
+}
+
+/// `probe-cli calibrate`
+#[derive(Debug, Args)]
+pub struct CalibrateArgs {
+    /// nccl-tests outputs, or directories whose regular files are (a file of several runs gives each).
+    #[arg(required = true, value_name = "DIR|RUN")]
+    pub paths: Vec<std::path::PathBuf>,
+    /// Where to write the profile.
+    #[arg(long, value_name = "FILE")]
+    pub out: std::path::PathBuf,
+    /// A node's `probe-cli report --json`: the hardware every run was measured on.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["gpu", "gpus_per_node", "adapters", "link_gbps", "fabric", "no_gdr"])]
+    pub report: Option<std::path::PathBuf>,
+    /// The hardware, when there is no report; `--json` prints the profile and what was refused.
+    #[command(flatten)]
+    pub hardware: HardwareFlags,
+    /// Print one JSON document (`profile`, `refused`) on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `probe-cli thresholds`
+#[derive(Debug, Args)]
+pub struct ThresholdsArgs {
+    /// A node's `probe-cli report --json`: the node shape.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["gpu", "gpus_per_node", "adapters", "link_gbps", "fabric", "no_gdr"])]
+    pub report: Option<std::path::PathBuf>,
+    /// Nodes in the run the gate is for.
+    #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
+    pub nodes: i64,
+    /// Collectives (repeat, or a comma list); default all_reduce, all_gather, reduce_scatter and alltoall.
+    #[arg(long, value_parser = parse_op, value_delimiter = ',', value_name = "COLLECTIVE")]
+    pub op: Vec<Op>,
+    /// Sizes (repeat, or a comma list; raw bytes or KiB/MiB/GiB, a bare G is GiB as in nccl-tests); default
+    /// nccl-tests' sweep -b 8 -e 8G -f 2.
+    #[arg(long, value_parser = parse_bytes_arg, value_delimiter = ',', value_name = "SIZE")]
+    pub bytes: Vec<f64>,
+    /// The hardware, when there is no report; `--json` for JSON instead of CSV.
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+}
+
+/// `probe-cli recipe`
+#[derive(Debug, Args)]
+pub struct RecipeArgs {
+    /// The node's `probe-cli report --json`: its fabric, active ports, RoCE GID index, interfaces and NCCL version.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["gpu", "gpus_per_node", "adapters", "link_gbps", "fabric", "no_gdr"])]
+    pub report: Option<std::path::PathBuf>,
+    /// Hosts, one a line (a hostfile's `node01 slots=8` reads as node01): the first two for the two-node runs, all
+    /// of them for the pairwise rounds.
+    #[arg(long, value_name = "FILE")]
+    pub hosts: Option<std::path::PathBuf>,
+    /// The NCCL version the runs will use (2.21.5), when the report's environment does not name it: RoCE's GID
+    /// index is set only before 2.21.5.
+    #[arg(long, value_name = "X.Y.Z", value_parser = parse_version_arg)]
+    pub nccl_version: Option<String>,
+    /// Which launcher's lines to write.
+    #[arg(long, value_enum, default_value = "both")]
+    pub launcher: LauncherChoice,
+    /// The hardware, when there is no report.
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
+}
+
+/// `--launcher`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LauncherChoice {
+    /// Open MPI's mpirun, then Slurm's srun.
+    Both,
+    /// Open MPI's mpirun.
+    Mpirun,
+    /// Slurm's srun.
+    Srun,
+}
+
+fn parse_version_arg(s: &str) -> Result<String, String> {
+    estimator_core::recipe::parse_version(s)
+        .map(|_| s.trim().to_string())
+        .ok_or_else(|| format!("takes an NCCL version as X.Y.Z (2.21.5), not '{s}'"))
+}
+
+/// `probe-cli pairs`
+#[derive(Debug, Args)]
+pub struct PairsArgs {
+    /// Two-node nccl-tests outputs, or directories whose regular files are (hidden files left out).
+    #[arg(required = true, value_name = "DIR|RUN")]
+    pub paths: Vec<std::path::PathBuf>,
+    /// A node's `probe-cli report --json`: the hardware of every node in the pairs.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["gpu", "gpus_per_node", "adapters", "link_gbps", "fabric", "no_gdr"])]
+    pub report: Option<std::path::PathBuf>,
+    /// Which run of a file that holds several to judge, in every file: its number from 1 or `last`.
+    #[arg(long, value_name = "K|last", value_parser = parse_run_choice)]
+    pub run: Option<RunChoice>,
+    /// The hardware, when there is no report (GPUs per node: half the runs' ranks unless given).
+    #[command(flatten)]
+    pub cluster: ClusterArgs,
 }
 
 /// `probe-cli fleet`
@@ -151,6 +293,10 @@ pub struct PlanArgs {
     /// Print one JSON document on stdout instead of text.
     #[arg(long)]
     pub json: bool,
+    /// A profile of your cluster (`calibrate --out`): it corrects the offers of its hardware (say yours with
+    /// --prices when no catalog offer is).
+    #[arg(long, value_name = "FILE")]
+    pub profile: Option<std::path::PathBuf>,
     /// The job.
     #[command(flatten)]
     pub job: JobArgs,
@@ -319,6 +465,10 @@ pub struct ClusterArgs {
     /// The hardware and the overrides of its collectives.
     #[command(flatten)]
     pub hardware: HardwareFlags,
+    /// A profile of your cluster (`probe-cli calibrate --out profile.json`): every collective's time corrected by
+    /// what your own nccl-tests runs measured on this hardware.
+    #[arg(long, value_name = "FILE", conflicts_with = "measured_busbw_gbs")]
+    pub profile: Option<std::path::PathBuf>,
     /// Print one JSON document on stdout instead of text.
     #[arg(long)]
     pub json: bool,

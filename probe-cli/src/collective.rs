@@ -12,19 +12,20 @@ use crate::cli::{AllreduceArgs, CollectiveArgs};
 use crate::files::load_report;
 use crate::outcome::{Failure, Outcome};
 use crate::output::{diag, print_json, print_text};
-use crate::scenario::{apply_cluster, usage};
+use crate::scenario::{apply_cluster, profiled_for, usage};
 
 /// The scenario and the size the flags describe, and with `--report` what it took from the report.
-fn scenario(a: &AllreduceArgs) -> Result<(Scenario, Bytes, Vec<String>), Failure> {
+fn scenario(a: &AllreduceArgs, op: Op) -> Result<(Scenario, Bytes, Vec<String>, Option<String>), Failure> {
     let bytes = collective::message_bytes(a.bytes).map_err(|e| usage(&e))?;
     let summary = a.report.as_deref().map(load_report).transpose()?.map(|(head, _)| head.summary);
     let mut input = ScenarioInput::default();
-    let taken = apply_cluster(&mut input, &a.cluster, a.nodes, summary.as_ref())?;
+    let taken = apply_cluster(&mut input, &a.cluster.hardware, a.nodes, summary.as_ref())?;
     let s = Scenario::new(input).map_err(|e| usage(&e))?;
+    let (s, profile) = profiled_for(s, &a.cluster, op)?;
     for w in s.warnings() {
         diag(&format!("warning: {w}"));
     }
-    Ok((s, bytes, taken))
+    Ok((s, bytes, taken, profile))
 }
 
 /// The sizes of `--table`: nccl-tests' `-b 8 -e SIZE -f 2`, which ends with the size itself.
@@ -47,11 +48,14 @@ struct CollectiveDocument<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     from_report: Option<&'a [String]>,
     warnings: &'a [String],
+    /// With `--profile`: what the profile changed, in one line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    profile: Option<&'a str>,
 }
 
 /// Runs `estimate collective`.
 pub fn collective(a: &CollectiveArgs) -> Result<Outcome, Failure> {
-    let (s, bytes, taken) = scenario(&a.common)?;
+    let (s, bytes, taken, profile) = scenario(&a.common, a.op)?;
     let largest = collective::collective(&s, a.op, bytes);
     let rows = if a.common.table {
         table_sizes(bytes).into_iter().map(|b| collective::collective(&s, a.op, b)).collect()
@@ -65,11 +69,12 @@ pub fn collective(a: &CollectiveArgs) -> Result<Outcome, Failure> {
             rows,
             from_report: a.common.report.is_some().then_some(taken.as_slice()),
             warnings: s.warnings(),
+            profile: profile.as_deref(),
         })?;
         return Ok(Outcome::Clean);
     }
     let shown = if rows.is_empty() { std::slice::from_ref(&largest) } else { &rows[..] };
-    print_text(&text(&s, a.op, &largest, shown, &taken))?;
+    print_text(&format!("{}{}", profile_line(profile.as_deref()), text(&s, a.op, &largest, shown, &taken)))?;
     Ok(Outcome::Clean)
 }
 
@@ -82,16 +87,25 @@ struct AllreduceDocument<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     rows: Vec<AllReduceEstimate>,
     warnings: &'a [String],
+    /// With `--profile`: what the profile changed, in one line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    profile: Option<&'a str>,
 }
 
 /// Runs `estimate allreduce`.
 pub fn allreduce(a: &AllreduceArgs) -> Result<Outcome, Failure> {
-    let (s, bytes, taken) = scenario(a)?;
+    let (s, bytes, taken, profile) = scenario(a, Op::AllReduce)?;
     let largest = model_allreduce(&s, bytes);
     let rows: Vec<AllReduceEstimate> =
         if a.table { table_sizes(bytes).into_iter().map(|b| model_allreduce(&s, b)).collect() } else { Vec::new() };
     if a.cluster.json {
-        print_json(&AllreduceDocument { largest: &largest, gpu: s.gpu().key, rows, warnings: s.warnings() })?;
+        print_json(&AllreduceDocument {
+            largest: &largest,
+            gpu: s.gpu().key,
+            rows,
+            warnings: s.warnings(),
+            profile: profile.as_deref(),
+        })?;
         return Ok(Outcome::Clean);
     }
     // The text is `estimate collective --op all_reduce`'s: the same figures (a test holds them equal).
@@ -101,7 +115,8 @@ pub fn allreduce(a: &AllreduceArgs) -> Result<Outcome, Failure> {
     } else {
         vec![full.clone()]
     };
-    let mut t = text(&s, Op::AllReduce, &full, &shown, &taken);
+    let mut t = profile_line(profile.as_deref());
+    t.push_str(&text(&s, Op::AllReduce, &full, &shown, &taken));
     // Only where it says something: NCCL's choice is not already that pair, and the reading is above it.
     if let Some(tree) = largest
         .tree_2node_busbw_gbs
@@ -116,6 +131,11 @@ pub fn allreduce(a: &AllreduceArgs) -> Result<Outcome, Failure> {
     }
     print_text(&t)?;
     Ok(Outcome::Clean)
+}
+
+/// `Profile: ...` and a blank line, or nothing.
+fn profile_line(line: Option<&str>) -> String {
+    line.map_or(String::new(), |l| format!("Profile: {l}.\n\n"))
 }
 
 /// The human report: the hardware, the busbw factor, NCCL's choice, the ceiling, then nccl-tests' columns.

@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::cli::StepArgs;
 use crate::outcome::{Failure, Outcome};
 use crate::output::{diag, print_json, print_text};
-use crate::scenario::{flag, job_input, usage};
+use crate::scenario::{flag, job_input, profiled, usage};
 
 /// The scenario `estimate step` describes, and with `--report` what it took from the report (one line each).
 fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>, LayoutSource), Failure> {
@@ -58,6 +58,9 @@ struct StepDocument<'a> {
     /// Why the layout was chosen, when it was.
     #[serde(skip_serializing_if = "Option::is_none")]
     layout_choice: Option<&'a str>,
+    /// With `--profile`: what the profile changed, in one line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    profile: Option<&'a str>,
 }
 
 /// Scenario B of `--vs-*` and how it compares with A.
@@ -112,6 +115,7 @@ fn vs_scenario(a: &StepArgs, s: &Scenario) -> Result<Option<Scenario>, Failure> 
 /// Runs `estimate step`. An estimate is an answer, never a finding: exit 0 whatever it says.
 pub fn step(a: &StepArgs) -> Result<Outcome, Failure> {
     let (s, taken, layout_source) = step_scenario(a)?;
+    let (s, profile) = profiled(s, &a.nodes.cluster)?;
     let e = estimate(&s);
     let sweep_n = (!a.sweep_nodes.is_empty()).then(|| sweep_nodes(&s, &a.sweep_nodes)).transpose();
     let sweep_r = (!a.sweep_link_gbps.is_empty()).then(|| sweep_line_rate(&s, &a.sweep_link_gbps)).transpose();
@@ -140,6 +144,7 @@ pub fn step(a: &StepArgs) -> Result<Outcome, Failure> {
             layout_choice: (layout_source == LayoutSource::Chosen)
                 .then(|| taken.iter().rev().find_map(|l| l.strip_prefix("layout: ")))
                 .flatten(),
+            profile: profile.as_deref(),
         })?;
         return Ok(Outcome::Clean);
     }
@@ -150,6 +155,9 @@ pub fn step(a: &StepArgs) -> Result<Outcome, Failure> {
             let _ = writeln!(t, "  {line}");
         }
         t.push('\n');
+    }
+    if let Some(line) = &profile {
+        let _ = writeln!(t, "Profile: {line}.\n");
     }
     if let Some(choice) = taken.iter().find_map(|l| l.strip_prefix("layout: ")) {
         let _ = writeln!(t, "Layout {choice}.\n");

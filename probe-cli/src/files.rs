@@ -2,7 +2,7 @@
 //! (`--report`). A file that cannot be read or understood is an input error naming the file (exit 2).
 
 use std::io::Read as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use estimator_core::import::{self, Imported};
 use estimator_core::report::{self, MAX_REPORT_BYTES, ReportError, ReportHead};
@@ -80,4 +80,56 @@ pub fn load_report(path: &Path) -> Result<(ReportHead, serde_json::Value), Failu
     report::check_version(&value).map_err(|e| fail(&e))?;
     let head = report::read_head(&value).map_err(|e| fail(&e))?;
     Ok((head, value))
+}
+
+/// The files named: each file as given, and each directory's regular files that `keep` takes (hidden ones never),
+/// sorted; at most `max`, else an input error.
+pub fn list(paths: &[PathBuf], keep: impl Fn(&Path) -> bool, max: usize) -> Result<Vec<PathBuf>, Failure> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let entries = std::fs::read_dir(p).map_err(|e| Failure::input(format!("{}: {e}", p.display())))?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.is_file() && !f.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+                .filter(|f| keep(f))
+                .collect();
+            found.sort();
+            out.extend(found);
+        } else {
+            out.push(p.clone());
+        }
+        if out.len() > max {
+            return Err(Failure::input(format!("more than {max} files: at most that many in one call")));
+        }
+    }
+    Ok(out)
+}
+
+/// `read` on every file, on every core, keeping the files' order; a reader that panicked loses no file: each of
+/// its batch is named as not read.
+pub fn read_parallel<T: Send>(
+    files: &[PathBuf],
+    read: impl Fn(&Path) -> Result<T, String> + Sync,
+) -> Vec<(PathBuf, Result<T, String>)> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
+    let chunk = files.len().div_ceil(threads).max(1);
+    let read = &read;
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = files
+            .chunks(chunk)
+            .map(|part| scope.spawn(move || part.iter().map(|f| (f.clone(), read(f))).collect::<Vec<_>>()))
+            .collect();
+        handles
+            .into_iter()
+            .zip(files.chunks(chunk))
+            .flat_map(|(h, part)| {
+                h.join().unwrap_or_else(|_| {
+                    part.iter()
+                        .map(|f| (f.clone(), Err("the reader failed on this file's batch".to_string())))
+                        .collect()
+                })
+            })
+            .collect()
+    })
 }

@@ -3,7 +3,7 @@
 //! (exit 1): a node whose probe failed left an empty file, and is the odd one out too.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use estimator_core::fleet::{FIELDS, Fleet, NodeFacts, fleet as compare};
 use estimator_core::report::{MAX_REPORT_BYTES, Report, ReportError};
@@ -28,25 +28,6 @@ struct FleetDocument {
     skipped: Vec<Skipped>,
 }
 
-/// The report files named: each file, and each directory's `*.json` files, sorted.
-fn files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Failure> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let entries = std::fs::read_dir(p).map_err(|e| Failure::input(format!("{}: {e}", p.display())))?;
-            let mut found: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.extension().is_some_and(|x| x == "json") && f.is_file())
-                .collect();
-            found.sort();
-            out.extend(found);
-        } else {
-            out.push(p.clone());
-        }
-    }
-    Ok(out)
-}
-
 /// One node's facts from its file, or why not.
 fn read_node(path: &Path) -> Result<NodeFacts, String> {
     let meta = std::fs::metadata(path).map_err(|e| e.to_string())?;
@@ -68,37 +49,14 @@ fn read_node(path: &Path) -> Result<NodeFacts, String> {
     Ok(NodeFacts::of(&name, &report))
 }
 
-/// Reads every file on every core, keeping the files' order.
-fn read_all(files: &[PathBuf]) -> Vec<(PathBuf, Result<NodeFacts, String>)> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
-    let chunk = files.len().div_ceil(threads).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = files
-            .chunks(chunk)
-            .map(|part| scope.spawn(move || part.iter().map(|f| (f.clone(), read_node(f))).collect::<Vec<_>>()))
-            .collect();
-        handles
-            .into_iter()
-            .zip(files.chunks(chunk))
-            .flat_map(|(h, part)| {
-                // A reader that panicked loses no file: each is named as not read.
-                h.join().unwrap_or_else(|_| {
-                    part.iter()
-                        .map(|f| (f.clone(), Err("the reader failed on this file's batch".to_string())))
-                        .collect()
-                })
-            })
-            .collect()
-    })
-}
-
 /// Runs `fleet`.
 pub fn fleet(a: &FleetArgs) -> Result<Outcome, Failure> {
-    let files = files(&a.paths)?;
+    // A report file is `*.json`: a directory of them may hold the runs' logs too.
+    let files = crate::files::list(&a.paths, |f| f.extension().is_some_and(|x| x == "json"), usize::MAX)?;
     let mut nodes = Vec::new();
     let mut paths = Vec::new();
     let mut skipped = Vec::new();
-    for (path, read) in read_all(&files) {
+    for (path, read) in crate::files::read_parallel(&files, read_node) {
         match read {
             Ok(n) => {
                 nodes.push(n);

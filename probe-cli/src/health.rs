@@ -15,7 +15,7 @@ use crate::evidence::{Evidences, Offered, pick};
 use crate::files::load_report;
 use crate::outcome::{Failure, Outcome};
 use crate::output::{print_json, print_text};
-use crate::scenario::{apply_cluster, usage};
+use crate::scenario::{apply_cluster, profiled, usage};
 
 #[derive(Serialize)]
 struct HealthDocument<'a> {
@@ -25,6 +25,9 @@ struct HealthDocument<'a> {
     input: &'a ScenarioInput,
     /// Where each piece of evidence came from.
     files: &'a [String],
+    /// With `--profile`: what the profile changed, in one line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    profile: Option<&'a str>,
 }
 
 /// Runs `health`. A healthy run is a clean outcome (exit 0); a degraded, unhealthy or mismatched one is a finding
@@ -61,6 +64,7 @@ pub fn health(a: &HealthArgs) -> Result<Outcome, Failure> {
     let log = log.map(|l| l.value);
     let topo = topo.map(|t| t.value);
     let s = scenario(a, summary.as_ref(), &run.value, log.as_ref())?;
+    let (s, profile) = profiled(s, &a.cluster)?;
     let evidence = Evidence { log: log.as_ref(), topo: topo.as_ref(), summary: summary.as_ref() };
     if let (Some(test), None) = (run.value.test.as_deref(), run.value.op()) {
         return Err(Failure::input(format!(
@@ -73,9 +77,10 @@ pub fn health(a: &HealthArgs) -> Result<Outcome, Failure> {
         Failure::input(format!("{}: nothing to judge, {}", run.from, estimator_core::import::nccl_tests::NO_ROWS))
     })?;
     if a.cluster.json {
-        print_json(&HealthDocument { health: &h, input: s.input(), files: &files })?;
+        print_json(&HealthDocument { health: &h, input: s.input(), files: &files, profile: profile.as_deref() })?;
     } else {
-        print_text(&text(&h, &s, &files))?;
+        let line = profile.map_or(String::new(), |l| format!("Profile: {l}.\n"));
+        print_text(&format!("{line}{}", text(&h, &s, &files)))?;
     }
     Ok(if h.verdict == Verdict::Healthy { Outcome::Clean } else { Outcome::Findings })
 }
@@ -104,23 +109,16 @@ fn scenario(
         } else {
             "the default: the run says neither its ranks nor its nodes"
         };
-        let missing: Vec<&str> = [
-            ("--adapters", c.hardware.get(Field::AdaptersPerNode).is_none()),
-            ("--link-gbps", c.hardware.get(Field::LinkGbps).is_none()),
-        ]
-        .into_iter()
-        .filter_map(|(f, m)| m.then_some(f))
-        .collect();
-        if !missing.is_empty() {
+        if let Some(missing) = crate::scenario::missing_flags(&c.hardware, &[Field::AdaptersPerNode, Field::LinkGbps]) {
             return Err(Failure::Usage(format!(
                 "the run is {nodes} nodes ({from}): give {} (the adapters per node and their line rate), or \
                  --report node.json, or --nodes",
-                missing.join(" and ")
+                missing
             )));
         }
     }
     let mut input = ScenarioInput::default();
-    apply_cluster(&mut input, c, nodes, summary)?;
+    apply_cluster(&mut input, &c.hardware, nodes, summary)?;
     // The run was measured on `nodes` nodes, even when the report's node has no fabric (which makes one node).
     input.nodes = nodes;
     // The run is judged against the model, never against a measurement.

@@ -4,7 +4,8 @@
 //! read; `probe-cli schema` prints the report's JSON Schema. `probe-cli estimate step`, `estimate collective` and
 //! `estimate allreduce` run estimator-core's model on flags (or on a report); `probe-cli import` reads tool
 //! outputs; `probe-cli health` judges a measured nccl-tests run, `check-run` a measured training step, `plan` a job
-//! on every node offer, and `fleet` many nodes' reports; `completions` and `man` write the shell's and man's forms
+//! on every node offer, `fleet` many nodes' reports and `pairs` many two-node runs; `recipe` writes
+//! the nccl-tests commands for a node's fabric and `thresholds` the bus bandwidth to gate them on; `completions` and `man` write the shell's and man's forms
 //! of the flags. Text output by default, one JSON document on stdout with
 //! `--json`, diagnostics on stderr.
 //!
@@ -15,11 +16,12 @@
 //!
 //! Each command is a module (`estimate` for `estimate step` and `estimate allreduce`, `catalog` for `estimate
 //! catalog`, `imports`, `health`, `node` for `report` and `schema`, `gather`, `check_run`, `plan`, `fleet`,
-//! `shell`); they share `cli` (the flags), `flags` (the scenario's flags, built from the core's table of inputs),
+//! `pairs`, `recipe`, `thresholds`, `shell`); they share `cli` (the flags), `flags` (the scenario's flags, built from the core's table of inputs),
 //! `scenario` (flags to the model's input), `files` (reading what the user gives), `output` (stdout and stderr),
 //! `outcome` (what a command returns) and `report` (the probe), and never use each other. Quantities in text output
 //! (times, sizes, rates, shares) are written through `estimator_core::human`, as the page writes them.
 
+mod calibrate;
 mod catalog;
 mod check_run;
 mod cli;
@@ -35,10 +37,13 @@ mod imports;
 mod node;
 mod outcome;
 mod output;
+mod pairs;
 mod plan;
+mod recipe;
 mod report;
 mod scenario;
 mod shell;
+mod thresholds;
 
 use std::process::ExitCode;
 
@@ -85,12 +90,16 @@ fn run(cli: &Cli) -> Result<Outcome, Failure> {
         Command::Estimate(EstimateCommand::Catalog(args)) => catalog::catalog(args),
         Command::Report(args) => node::report(args),
         Command::Gather(args) => gather::gather(args),
-        Command::Schema => node::schema(),
+        Command::Schema(args) => node::schema(args),
+        Command::Calibrate(args) => calibrate::calibrate(args),
         Command::Import(args) => imports::import(args),
         Command::Health(args) => health::health(args),
         Command::CheckRun(args) => check_run::check(args),
         Command::Plan(args) => plan::plan(args),
         Command::Fleet(args) => fleet::fleet(args),
+        Command::Pairs(args) => pairs::pairs(args),
+        Command::Recipe(args) => recipe::recipe(args),
+        Command::Thresholds(args) => thresholds::thresholds(args),
         Command::Completions(args) => shell::completions(args),
         Command::Man => shell::man(),
     }

@@ -14,8 +14,11 @@ use crate::report::probe_root;
 pub fn report(a: &ReportArgs) -> Result<Outcome, Failure> {
     let mut p = probe_root(a.root.as_deref(), a.include_identifiers)?;
     for path in &a.attach {
-        let (_, imported) =
+        let (_, mut imported) =
             read_tool_output(path).map_err(|e| Failure::input(format!("--attach {}: {e}", path.display())))?;
+        if !a.include_identifiers {
+            imported.redact_hosts(estimator_core::report::REDACTED);
+        }
         let file = path.file_name().map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
         p.report.attachments.push(Attachment { file, imported });
     }
@@ -27,8 +30,13 @@ pub fn report(a: &ReportArgs) -> Result<Outcome, Failure> {
     Ok(Outcome::Clean)
 }
 
-/// Runs `schema`: the JSON Schema of [`estimator_core::Report`].
-pub fn schema() -> Result<Outcome, Failure> {
+/// Runs `schema`: the JSON Schema of [`estimator_core::Report`], or with `--profile` of
+/// [`estimator_core::calibrate::Profile`].
+pub fn schema(a: &crate::cli::SchemaArgs) -> Result<Outcome, Failure> {
+    if a.profile {
+        print_json(&schemars::schema_for!(estimator_core::calibrate::Profile))?;
+        return Ok(Outcome::Clean);
+    }
     print_json(&schemars::schema_for!(estimator_core::Report))?;
     Ok(Outcome::Clean)
 }

@@ -36,6 +36,9 @@ struct PlanDocument<'a> {
     best_layout: bool,
     /// The GPUs the tokens per step are for, under `keep-per-gpu` (null under `keep-global`).
     batch_gpus: Option<u32>,
+    /// With `--profile`: what it is and which offers it corrected (`offers[].calibrated`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    profile: Option<String>,
 }
 
 /// The GPUs `--tokens-per-step` is for when `--batch keep-per-gpu` is given without `--batch-gpus`: two nodes of 8,
@@ -76,6 +79,7 @@ pub fn plan(a: &PlanArgs) -> Result<Outcome, Failure> {
         only: a.only.clone(),
         batch: a.batch,
         batch_gpus: Some(batch_gpus),
+        profile: a.profile.as_deref().map(crate::scenario::load_profile).transpose()?,
     };
     let p = run_plan(&job, &input).map_err(|e| usage(&e))?;
     if a.json {
@@ -86,9 +90,11 @@ pub fn plan(a: &PlanArgs) -> Result<Outcome, Failure> {
             max_nodes: a.max_nodes,
             best_layout,
             batch_gpus: (a.batch == estimator_core::BatchRule::KeepPerGpu).then_some(batch_gpus),
+            profile: profile_line(&input, &p),
         })?;
     } else {
-        print_text(&text(&p, &job, a))?;
+        let line = profile_line(&input, &p).map_or(String::new(), |l| format!("Profile: {l}.\n"));
+        print_text(&format!("{line}{}", text(&p, &job, a)))?;
     }
     Ok(Outcome::Clean)
 }
@@ -172,6 +178,26 @@ fn opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
 }
 
 /// The plan in words: the job, the answer, one row per offer, and those that cannot take the job.
+/// What the profile is and the offers it corrected, or that it matched none.
+fn profile_line(input: &PlanInput, p: &Plan) -> Option<String> {
+    let prof = input.profile.as_ref()?;
+    let hit: Vec<&str> = p.offers.iter().filter(|o| o.calibrated).map(|o| o.id.as_str()).collect();
+    let h = &prof.hardware;
+    Some(if hit.is_empty() {
+        format!(
+            "{}; no offer has its hardware ({} x {}, {} x {} Gb/s {}): give yours with --prices to plan it calibrated",
+            prof.summary(),
+            h.gpus_per_node,
+            h.gpu,
+            h.adapters_per_node,
+            h.link_gbps,
+            h.fabric.name()
+        )
+    } else {
+        format!("{}; it corrects {}", prof.summary(), hit.join(", "))
+    })
+}
+
 fn text(p: &Plan, job: &ScenarioInput, a: &PlanArgs) -> String {
     let mut t = String::new();
     let what = job.model.clone().unwrap_or_else(|| format!("{} parameters", human::params(job.params)));

@@ -5,12 +5,14 @@
 
 use std::path::PathBuf;
 
+use estimator_core::calibrate::Profile;
 use estimator_core::report::Summary;
 use estimator_core::scenario::inputs;
-use estimator_core::{ComputeInput, Field, ScenarioError, ScenarioInput};
+use estimator_core::{ComputeInput, Field, Scenario, ScenarioError, ScenarioInput};
 
 use crate::cli::{ClusterArgs, JobArgs, NodesArgs};
-use crate::files::load_report;
+use crate::files::{load_report, read_text};
+use crate::flags::HardwareFlags;
 use crate::outcome::Failure;
 
 /// A job's input from its flags, and what came with `--report`.
@@ -41,7 +43,7 @@ pub fn job_input(j: &JobArgs, on: &NodesArgs, compute: ComputeInput) -> Result<J
     let report = on.report.as_deref().map(|p| load_report(p).map(|(head, value)| (p.to_path_buf(), head, value)));
     let report = report.transpose()?;
     let summary = report.as_ref().map(|(_, head, _)| head.summary.clone());
-    let mut taken = apply_cluster(&mut input, &on.cluster, on.nodes, summary.as_ref())?;
+    let mut taken = apply_cluster(&mut input, &on.cluster.hardware, on.nodes, summary.as_ref())?;
     if let Some((_, _, value)) = &report {
         taken.extend(assumed_fixed(value));
     }
@@ -95,18 +97,68 @@ pub fn usage(e: &ScenarioError) -> Failure {
     Failure::Usage(format!("{}: {}", flag(e.field), e.reason))
 }
 
+/// The flags of `fields` not given, in words (`--adapters and --link-gbps`); `None` when all were.
+pub fn missing_flags(flags: &HardwareFlags, fields: &[Field]) -> Option<String> {
+    let mut missing: Vec<String> = fields.iter().filter(|f| flags.get(**f).is_none()).map(|f| flag(*f)).collect();
+    let last = missing.pop()?;
+    Some(if missing.is_empty() { last } else { format!("{} and {last}", missing.join(", ")) })
+}
+
+/// Reads a profile (`calibrate --out`): its version first, then the document, then its values. Errors name the file.
+/// The profile lives as long as the process: a scenario holds it by reference, and a second call for the same file
+/// (a command that applies it and reads its floors) gets the one read first.
+pub fn load_profile(path: &std::path::Path) -> Result<&'static Profile, Failure> {
+    static READ: std::sync::OnceLock<(PathBuf, &'static Profile)> = std::sync::OnceLock::new();
+    if let Some((p, profile)) = READ.get()
+        && p == path
+    {
+        return Ok(profile);
+    }
+    let at = |e: String| Failure::input(format!("--profile {}: {e}", path.display()));
+    let text = read_text(path).map_err(at)?;
+    if text.len() > estimator_core::calibrate::MAX_PROFILE_BYTES {
+        return Err(at("larger than a profile can be".into()));
+    }
+    let v: serde_json::Value = serde_json::from_str(&text).map_err(|e| at(format!("not JSON: {e}")))?;
+    Profile::check_version(v.get("schema_version").and_then(serde_json::Value::as_u64)).map_err(at)?;
+    let p: Profile = serde_json::from_value(v).map_err(|e| at(format!("not a profile: {e}")))?;
+    p.validate().map_err(at)?;
+    let p: &'static Profile = Box::leak(Box::new(p));
+    let _ = READ.set((path.to_path_buf(), p));
+    Ok(p)
+}
+
+/// The scenario corrected by `--profile` when it is given, and the line that says what the profile changed (for
+/// all-reduce, the step's; [`profiled_for`] names another collective); a profile of other hardware is an error that
+/// names the difference.
+pub fn profiled(s: Scenario, c: &ClusterArgs) -> Result<(Scenario, Option<String>), Failure> {
+    profiled_for(s, c, estimator_core::collective::Op::AllReduce)
+}
+
+/// [`profiled`], the line saying what the profile does for `op`.
+pub fn profiled_for(
+    s: Scenario,
+    c: &ClusterArgs,
+    op: estimator_core::collective::Op,
+) -> Result<(Scenario, Option<String>), Failure> {
+    let Some(path) = &c.profile else { return Ok((s, None)) };
+    let p = load_profile(path)?;
+    let s = p.apply(s).map_err(|e| Failure::input(format!("--profile {}: {e}", path.display())))?;
+    let line = p.describe(&s, op);
+    Ok((s, Some(line)))
+}
+
 /// Fills the cluster half of `input`: the node count, the hardware (from the flags, or from a report's summary,
 /// which `--report` makes conflict with the hardware flags), and the model overrides (`--intra-node`, `--algo`,
 /// `--link-efficiency`, `--latency-us`, `--measured-busbw-gbs`), which apply either way. Returns what the summary
 /// gave, one line each (nothing for flags).
 pub fn apply_cluster(
     input: &mut ScenarioInput,
-    c: &ClusterArgs,
+    flags: &HardwareFlags,
     nodes: i64,
     summary: Option<&Summary>,
 ) -> Result<Vec<String>, Failure> {
     input.nodes = nodes;
-    let flags = &c.hardware;
     if let Some(summary) = summary {
         let taken = summary.apply(input);
         // The flags a report does not replace apply over it (`--nvlink-domain-gpus` wins over NVML's domain).

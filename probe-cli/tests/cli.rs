@@ -438,7 +438,7 @@ fn bash_completes_commands_and_flags_from_the_script() {
     std::fs::create_dir_all(&dir).expect("dir");
     let script = dir.join("probe-cli.bash");
     std::fs::write(&script, &out.stdout).expect("write");
-    // What bash offers after `probe-cli re` and after `probe-cli report --j`, from the script itself.
+    // What bash offers after `probe-cli rep` and after `probe-cli report --j`, from the script itself.
     let complete = |words: &str| {
         let line = format!(
             "source {}; COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); \
@@ -449,7 +449,8 @@ fn bash_completes_commands_and_flags_from_the_script() {
         let o = std::process::Command::new("bash").arg("-c").arg(line).output().expect("bash");
         String::from_utf8_lossy(&o.stdout).trim().to_string()
     };
-    assert_eq!(complete("probe-cli re"), "report");
+    assert_eq!(complete("probe-cli rep"), "report");
+    assert_eq!(complete("probe-cli re"), "report recipe");
     assert!(complete("probe-cli report --j").contains("--json"));
     assert!(complete("probe-cli estimate step --nvlink").contains("--nvlink-domain-gpus"));
     let _ = std::fs::remove_dir_all(&dir);

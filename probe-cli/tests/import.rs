@@ -86,6 +86,9 @@ fn health_judges_a_run_with_its_log_and_the_report_carries_attachments() {
     let kinds: Vec<&str> =
         report["attachments"].as_array().expect("attachments").iter().filter_map(|a| a["kind"].as_str()).collect();
     assert_eq!(kinds, ["nvidia-smi-topo", "nccl-log"]);
+    // The log's host names are identifiers: redacted unless asked for, as the report's own are.
+    let names = report["attachments"][1]["host_names"].as_array().expect("host names");
+    assert!(!names.is_empty() && names.iter().all(|h| h == "redacted"), "{names:?}");
     let out = cli().args(["health", "--report"]).arg(&node).arg(&run).output().expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use common::{cli, node as fixture};
 use serde_json::Value;
 
-const FIXTURES: [&str; 10] = [
+const FIXTURES: [&str; 12] = [
     "h100-ib-8x400",
     "h100-ib-port-down",
     "roce-2x200",
@@ -22,6 +22,8 @@ const FIXTURES: [&str; 10] = [
     "garbage",
     "missing",
     "h200-vm",
+    "aws-p5-efa",
+    "gcp-a3mega-tcpxo",
 ];
 
 fn temp(name: &str) -> PathBuf {

@@ -2,7 +2,7 @@
 //! peer-memory module, or DMA-BUF registration with a driver that exports it) and limited by each GPU's distance
 //! from its nearest NIC.
 
-use estimator_core::report::{Affinity, Gdr, GdrSupport, ReportFabric, Summary, VerbsStatus};
+use estimator_core::report::{Affinity, Gdr, GdrSupport, Summary, VerbsStatus};
 
 use super::fs::{Need, Tree};
 
@@ -38,7 +38,7 @@ pub fn verdict(
     };
     let (peer_memory_module, peer_memory_version) = module.map_or((None, None), |(m, v)| (Some(m), v));
     let mut reasons = Vec::new();
-    let rdma = matches!(summary.fabric, ReportFabric::Infiniband | ReportFabric::Roce);
+    let rdma = summary.fabric.is_rdma();
     let near = affinity.iter().filter(|a| a.gdr_distance_ok).count();
     let status = if summary.gpus == 0 {
         reasons.push("no GPU".to_string());

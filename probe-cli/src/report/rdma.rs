@@ -65,9 +65,13 @@ pub fn read_adapters(tree: &mut Tree, identifiers: bool, net_speed: &dyn Fn(&str
             };
             ports.push(read_port(tree, &dir, n, identifiers, &netdevs, net_speed));
         }
+        let driver = tree
+            .real_path(dir.join("device/driver"))
+            .and_then(|p| p.file_name().map(|f| f.to_string_lossy().into_owned()));
         out.push(RdmaAdapter {
             name: name.clone(),
             pci_bus_id,
+            driver,
             node_type,
             hca_type: tree.read(dir.join("hca_type"), Need::Optional),
             fw_ver: tree.read(dir.join("fw_ver"), Need::Optional),

@@ -17,6 +17,7 @@ pub fn summarize(
     // Active RDMA ports with a known rate, split by link layer.
     let mut ib = Vec::new();
     let mut roce = Vec::new();
+    let mut efa = Vec::new();
     for a in adapters {
         for p in a.ports.iter().filter(|p| p.active) {
             let label = format!("{}:{}", a.name, p.port);
@@ -27,7 +28,10 @@ pub fn summarize(
                 );
                 continue;
             };
-            if p.link_layer.as_deref() == Some("Ethernet") {
+            if a.driver.as_deref() == Some("efa") {
+                // EFA's ports have no link layer NCCL's NET/IB takes ("Unknown"): aws-ofi-nccl drives them.
+                efa.push((label, rate));
+            } else if p.link_layer.as_deref() == Some("Ethernet") {
                 if p.roce_v2_gid_index.is_none() {
                     warn(&format!("/sys/class/infiniband/{label}"), "RoCE port without a RoCE v2 IPv4 GID: NCCL needs one (is an IP address configured on its netdev?)".into());
                 }
@@ -56,6 +60,9 @@ pub fn summarize(
     } else if !roce.is_empty() {
         let (n, g) = dominant(&roce, "RoCE port", warn);
         (ReportFabric::Roce, n, g)
+    } else if !efa.is_empty() {
+        let (n, g) = dominant(&efa, "EFA device", warn);
+        (ReportFabric::Efa, n, g)
     } else if eth_ports > 0 {
         (ReportFabric::Ethernet, 0, eth_gbps)
     } else {

@@ -123,7 +123,7 @@ pub fn render(r: &Report) -> String {
     let _ = writeln!(out, "GDR      {}: {}", r.gdr.status.name(), r.gdr.reasons.join("; "));
     let s = &r.summary;
     let net = match s.fabric {
-        ReportFabric::Infiniband | ReportFabric::Roce => {
+        ReportFabric::Infiniband | ReportFabric::Roce | ReportFabric::Efa => {
             format!("{} x {} {}", s.rdma_adapters, gbps(s.adapter_gbps), s.fabric.name())
         }
         ReportFabric::Ethernet => format!("ethernet, {} x {} (no RDMA)", s.ethernet_ports, gbps(s.adapter_gbps)),
