@@ -82,7 +82,8 @@ function loadReport(text, name, size) {
   const side = document.getElementById("report-side").value;
   return ask({ load: { side, name, size, text } }, "Reading " + (name || "the pasted text") + "…");
 }
-// One file fills a scenario; several are a fleet: the worker compares them (probe-cli fleet's table).
+// One file fills a scenario; several are a fleet of reports (probe-cli fleet's table) or nccl-tests runs that the
+// worker fits a profile of the cluster to, for the chosen scenario's hardware (probe-cli calibrate's).
 async function loadFiles(files) {
   if (!files || !files.length) return;
   if (files.length === 1) {
@@ -91,10 +92,17 @@ async function loadFiles(files) {
     const text = file.size > 16 << 20 ? "" : await file.text();
     return loadReport(text, file.name, file.size);
   }
-  // A report is at most 1 MiB: a larger file is passed unread with its size, and the worker says so; at most 4096.
-  const some = [...files].slice(0, 4096);
-  const list = await Promise.all(some.map(async (f) => ({ name: f.name, size: f.size, text: f.size > 1 << 20 ? "" : await f.text() })));
-  return ask({ fleet: { files: list } }, "Comparing " + list.length + " reports…");
+  // A run is at most 16 MiB and all of them 64 MiB: a file past either is passed unread with its size, and the
+  // worker says so; at most 4096.
+  let room = 64 << 20;
+  const list = [];
+  for (const f of [...files].slice(0, 4096)) {
+    const read = f.size <= 16 << 20 && f.size <= room;
+    if (read) room -= f.size;
+    list.push({ name: f.name, size: f.size, text: read ? await f.text() : "" });
+  }
+  const side = document.getElementById("report-side").value;
+  return ask({ fleet: { side, files: list } }, "Reading " + list.length + " files…");
 }
 document.addEventListener("change", (e) => {
   if (e.target.id === "report-file") {

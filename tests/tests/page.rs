@@ -407,6 +407,24 @@ async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     save_screenshot(c, "node-fleet.png").await?;
     let _ = std::fs::remove_dir_all(dir);
 
+    // Three nccl-tests runs chosen at once: a profile of the cluster for A's hardware (the node just loaded, 2 x 8
+    // H100 with 8 x 400G InfiniBand, the runs' own), with A's step calibrated beside the model's and the curves.
+    choose(c, "report-side", "a").await?;
+    let runs: Vec<String> = ["node01_node02", "node03_node04", "node05_node06"]
+        .iter()
+        .map(|n| Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("data/pairs/none/{n}.txt")).display().to_string())
+        .collect();
+    upload(PathBuf::from(runs.join("\n"))).await?;
+    let status = wait_text(c, "report-status", |t| t.contains("Profile of your cluster")).await?;
+    assert!(
+        status.contains("calibrated on your cluster: 3 runs") && status.contains("Scenario A's step with the profile"),
+        "{status}"
+    );
+    c.find(Locator::Css("#calibration-curve svg path")).await.map_err(|e| e.to_string())?;
+    assert_eq!(value_of(c, "a-link").await?, "400", "a profile fills no scenario");
+    fit_height(c, 1280).await?;
+    save_screenshot(c, "node-calibration.png").await?;
+
     // Paste the RoCE node into B.
     let roce = std::fs::read_to_string(fixture_report("roce-2x200")).map_err(|e| e.to_string())?;
     paste(c, "b", &roce).await?;

@@ -23,14 +23,41 @@ fn drawable(h: &Health) -> Vec<&SizeCheck> {
 /// has fewer than two sizes to draw.
 pub fn figure(h: &Health) -> Html {
     let rows = drawable(h);
+    let measured: Vec<(f64, f64)> = rows.iter().map(|c| (c.size_bytes, c.measured_busbw_gbs)).collect();
+    let model: Vec<(f64, f64)> = rows.iter().map(|c| (c.size_bytes, c.expected_busbw_gbs)).collect();
+    lines_figure(
+        "report-curve",
+        &format!("{} bus bandwidth", h.op.name()),
+        &[
+            Line { class: "line-measured", label: "measured", points: measured },
+            Line { class: "line-model", label: "model", points: model },
+        ],
+    )
+}
+
+/// One line of a curve chart: its class (`line-measured`, `line-model`, `line-a`, ...), its legend and dots' word,
+/// and its (size in bytes, bus bandwidth in GB/s) points, smallest size first.
+pub struct Line<'a> {
+    /// The CSS class that colours it.
+    pub class: &'a str,
+    /// Its name in the legend and the dots' titles.
+    pub label: &'a str,
+    /// (size, busbw) points.
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A curve chart `<figure id=..>` of some lines of bus bandwidth by message size, both axes logarithmic, `what`
+/// naming the quantity in the caption; nothing when there are fewer than two points to draw.
+pub fn lines_figure(id: &str, what: &str, lines: &[Line<'_>]) -> Html {
     let mut out = Html::new();
-    if rows.len() < 2 {
+    let all: Vec<(f64, f64)> =
+        lines.iter().flat_map(|l| l.points.iter().copied()).filter(|(s, v)| *s >= 1.0 && *v > 0.0).collect();
+    if all.len() < 2 {
         return out;
     }
-    let x_lo = rows.iter().map(|c| c.size_bytes.log2()).fold(f64::INFINITY, f64::min);
-    let x_hi = rows.iter().map(|c| c.size_bytes.log2()).fold(f64::NEG_INFINITY, f64::max);
-    let values = rows.iter().flat_map(|c| [c.measured_busbw_gbs, c.expected_busbw_gbs]);
-    let (v_lo, v_hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let x_lo = all.iter().map(|p| p.0.log2()).fold(f64::INFINITY, f64::min);
+    let x_hi = all.iter().map(|p| p.0.log2()).fold(f64::NEG_INFINITY, f64::max);
+    let (v_lo, v_hi) = all.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
     // The values' own range with a margin (whole decades left most of the plot empty), at least a factor of 4.
     let (mut d_lo, mut d_hi) = ((v_lo / 1.3).log10(), (v_hi * 1.3).log10());
     if d_hi - d_lo < 0.6 {
@@ -42,12 +69,21 @@ pub fn figure(h: &Health) -> Html {
     let span = (x_hi - x_lo).max(1.0);
     let x = |size: f64| LEFT + plot_w * (size.log2() - x_lo) / span;
     let y = |v: f64| TOP + plot_h * (1.0 - (v.log10() - d_lo) / (d_hi - d_lo));
+    let mut legend = Html::new();
+    for l in lines {
+        html!(legend, r#" <span class="swatch {}"></span> {}"#, l.class, l.label);
+    }
+    let names: Vec<&str> = lines.iter().map(|l| l.label).collect();
     html!(
         out,
-        r#"<figure class="chart curve" id="report-curve"><figcaption>{} bus bandwidth (GB/s, up the side) by message size, measured against the model (both axes logarithmic): <span class="swatch line-measured"></span> measured <span class="swatch line-model"></span> model</figcaption><svg viewBox="0 0 {} {}" role="img" aria-label="The run's bus bandwidth and the model's by message size">"#,
-        h.op.name(),
+        r#"<figure class="chart curve" id="{}"><figcaption>{} (GB/s, up the side) by message size, both axes logarithmic:{}</figcaption><svg viewBox="0 0 {} {}" role="img" aria-label="{} by message size: {}">"#,
+        id,
+        what,
+        legend,
         at(WIDTH),
-        at(HEIGHT)
+        at(HEIGHT),
+        what,
+        names.join(", ")
     );
     log_gridlines(&mut out, (d_lo, d_hi), y, |v| human::sig(v, 2));
     // A size label every few powers of two, at most eight.
@@ -70,25 +106,25 @@ pub fn figure(h: &Health) -> Html {
         at((WIDTH + LEFT) / 2.0),
         at(HEIGHT - 4.0)
     );
-    for (class, pick) in [("line-measured", true), ("line-model", false)] {
-        let value = |c: &SizeCheck| if pick { c.measured_busbw_gbs } else { c.expected_busbw_gbs };
+    for l in lines {
+        let pts: Vec<&(f64, f64)> = l.points.iter().filter(|(s, v)| *s >= 1.0 && *v > 0.0).collect();
         let mut path = String::new();
-        for (i, c) in rows.iter().enumerate() {
+        for (i, (size, v)) in pts.iter().enumerate() {
             path.push_str(if i == 0 { "M" } else { " L" });
-            path.push_str(&at(x(c.size_bytes)));
+            path.push_str(&at(x(*size)));
             path.push(' ');
-            path.push_str(&at(y(value(c))));
+            path.push_str(&at(y(*v)));
         }
-        html!(out, r#"<g class="{}"><path d="{}"></path>"#, class, path);
-        for c in &rows {
+        html!(out, r#"<g class="{}"><path d="{}"></path>"#, l.class, path);
+        for (size, v) in pts {
             html!(
                 out,
                 r#"<circle class="dot" cx="{}" cy="{}" r="3"><title>{}: {} GB/s {}</title></circle>"#,
-                at(x(c.size_bytes)),
-                at(y(value(c))),
-                human::binary(Bytes::new(c.size_bytes)),
-                human::num(value(c), 1),
-                if pick { "measured" } else { "expected" }
+                at(x(*size)),
+                at(y(*v)),
+                human::binary(Bytes::new(*size)),
+                human::num(*v, 1),
+                l.label
             );
         }
         out.push_static("</g>");

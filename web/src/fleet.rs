@@ -1,6 +1,7 @@
-//! Several reports loaded at once into "Your node": the fleet table `probe-cli fleet` prints (estimator-core's
-//! `fleet`), read in the details worker through the same field getter as one report, so none of it weighs on the
-//! first load. A file that is not a report is named and skipped.
+//! Several files loaded at once into "Your node": reports make the fleet table `probe-cli fleet` prints
+//! (estimator-core's `fleet`), read in the details worker through the same field getter as one report, so none of
+//! it weighs on the first load; nccl-tests outputs make a profile of the cluster (`crate::calibration`, `probe-cli
+//! calibrate`'s). A file that is neither is named and skipped.
 
 use estimator_core::fleet::{NodeFacts, fleet};
 use estimator_core::report::{MAX_REPORT_BYTES, ReportError};
@@ -22,6 +23,42 @@ pub struct File {
     pub size: Option<usize>,
     /// Its text.
     pub text: String,
+}
+
+/// Several files as status markup: with nccl-tests outputs among them, the profile they give scenario `side`'s
+/// hardware (and the fleet of the reports, if any); otherwise the fleet of them all ([`table`]).
+pub fn files(query: &str, side: crate::share::Side, files: &[File]) -> Html {
+    use estimator_core::import::{self, Imported, nccl_tests};
+    let mut runs = Vec::new();
+    let mut reports = Vec::new();
+    let mut skipped = Vec::new();
+    for f in files.iter().take(MAX_FILES) {
+        let t = f.text.trim_start();
+        if t.is_empty() || t.starts_with('{') || t.starts_with('[') {
+            reports.push(f.clone());
+            continue;
+        }
+        match import::import(&f.text) {
+            Some(Imported::NcclTests(first)) if first.runs_in_file > 1 => {
+                for (k, r) in nccl_tests::parse_runs(&f.text).into_iter().enumerate() {
+                    runs.push((format!("{}#{}", f.name, k + 1), r));
+                }
+            }
+            Some(Imported::NcclTests(run)) => runs.push((f.name.clone(), run)),
+            Some(other) => {
+                skipped.push(format!("{}: a {} output, neither a report nor nccl-tests", f.name, other.kind().name()))
+            }
+            None => skipped.push(format!("{}: neither a report nor an nccl-tests output", f.name)),
+        }
+    }
+    if runs.is_empty() {
+        return table(files);
+    }
+    let mut h = crate::calibration::section(query, side, &runs, &skipped);
+    if !reports.is_empty() {
+        h.push(&table(&reports));
+    }
+    h
 }
 
 /// The fleet of `files` as status markup.

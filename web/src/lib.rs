@@ -10,6 +10,7 @@
 
 pub mod app;
 pub mod browser;
+pub mod calibration;
 pub mod chart;
 pub mod curve;
 pub mod fleet;

@@ -155,6 +155,7 @@ pub fn plan_of(query: &str) -> Result<(Side, Plan, bool), String> {
         only: Vec::new(),
         batch: f.batch,
         batch_gpus: None,
+        profile: None,
     };
     let p = plan(&job, &input).map_err(|e| {
         let what = match e.field {

@@ -38,9 +38,13 @@ pub enum Request {
         /// Its text (empty when it was too large to read).
         text: String,
     },
-    /// Several reports at once: the fleet table.
+    /// Several files at once: reports make the fleet table, nccl-tests outputs a profile of the cluster for
+    /// scenario `side` (A when the page does not say).
     Fleet {
-        /// The reports.
+        /// The scenario nccl-tests outputs calibrate.
+        #[serde(default)]
+        side: Option<Side>,
+        /// The files.
         files: Vec<File>,
     },
     /// Apply the change the last verdict offered.
@@ -162,7 +166,9 @@ pub fn answer(query: &str, request: Request) -> Reply {
             let r = report::accept_offer(query);
             Reply::Status { html: r.html, query: r.query }
         }
-        Request::Fleet { files } => Reply::Markup { html: crate::fleet::table(&files) },
+        Request::Fleet { side, files } => {
+            Reply::Markup { html: crate::fleet::files(query, side.unwrap_or(Side::A), &files) }
+        }
         Request::Nodes => {
             let (svg, rows) = crate::chart::nodes_figure(query);
             Reply::Nodes { svg, rows }

@@ -115,7 +115,7 @@ fn every_request() -> Vec<web::protocol::Request> {
     use web::protocol::Request;
     let all = vec![
         Request::Load { side: Side::B, name: Some("n.json".into()), size: Some(2), text: "{}".into() },
-        Request::Fleet { files: vec![File { name: "a.json".into(), size: None, text: "{}".into() }] },
+        Request::Fleet { side: None, files: vec![File { name: "a.json".into(), size: None, text: "{}".into() }] },
         Request::Offer,
         Request::Nodes,
         Request::Details,
@@ -167,8 +167,12 @@ fn the_worker_protocol_reads_each_request_and_answers_the_details() {
         ),
         (
             r#"{"fleet":{"files":[{"name":"n.json","size":null,"text":"{}"}]}}"#,
-            Request::Fleet { files: vec![web::fleet::File { name: "n.json".into(), size: None, text: "{}".into() }] },
+            Request::Fleet {
+                side: None,
+                files: vec![web::fleet::File { name: "n.json".into(), size: None, text: "{}".into() }],
+            },
         ),
+        (r#"{"fleet":{"side":"b","files":[]}}"#, Request::Fleet { side: Some(Side::B), files: Vec::new() }),
     ];
     for (json, want) in cases {
         let (id, query, read) = read_message(&message(&format!(r#"{{"id":7,"query":"?a.nodes=4","request":{json}}}"#)));
@@ -215,7 +219,7 @@ fn the_page_scripts_ask_what_the_protocol_reads() {
     // Each request the scripts write, by its first argument to `request(` or `ask(`: the variant it names.
     let written = [
         ("{ load: { side, name, size, text } }", "load"),
-        ("{ fleet: { files: list } }", "fleet"),
+        ("{ fleet: { side, files: list } }", "fleet"),
         ("\"offer\"", "offer"),
         ("\"nodes\"", "nodes"),
         ("\"details\"", "details"),
@@ -1170,4 +1174,35 @@ fn a_pasted_run_is_drawn_against_the_model_and_its_rank_count_read_from_its_rati
     assert!(r.html.contains("Verdict: <b>not judged</b> (mismatch)"), "{}", r.html);
     assert!(r.html.contains("32 ranks"), "{}", r.html);
     assert!(r.html.contains("4 nodes"), "the offer names the run's node count: {}", r.html);
+}
+
+/// Several nccl-tests outputs at once: a profile of the cluster for the chosen scenario's hardware (B here, set to
+/// the runs' 2 x 8 H100 with 8 x 400G InfiniBand), with the left-out validation, B's step with and without it, the
+/// three curves in B's colour for the calibrated one, and the degraded run refused with the reason.
+#[wasm_bindgen_test]
+fn several_runs_make_a_profile_of_the_cluster() {
+    use web::fleet::File;
+    let runs = [
+        ("node01_node02.txt", include_str!("../../tests/data/pairs/none/node01_node02.txt")),
+        ("node03_node04.txt", include_str!("../../tests/data/pairs/none/node03_node04.txt")),
+        ("node05_node06.txt", include_str!("../../tests/data/pairs/none/node05_node06.txt")),
+        ("node06_node07.txt", include_str!("../../tests/data/pairs/one-bad/node06_node07.txt")),
+        ("notes.txt", "hello"),
+    ];
+    let files: Vec<File> =
+        runs.iter().map(|(n, t)| File { name: n.to_string(), size: None, text: t.to_string() }).collect();
+    let query = "b.gpu=h100-sxm&b.gpus=8&b.nodes=2&b.adapters=8&b.link=400&b.fabric=ib";
+    let h = web::fleet::files(query, Side::B, &files);
+    let t = h.as_str();
+    assert!(t.contains("id=\"calibration-summary\"") && t.contains("calibrated on your cluster: 3 runs"), "{t}");
+    assert!(t.contains("id=\"calibration-step\"") && t.contains("Scenario B's step with the profile: "), "{t}");
+    assert!(t.contains("id=\"calibration-validation\"") && t.contains("&gt;= 64 MiB"), "{t}");
+    assert!(
+        t.contains("id=\"calibration-curve\"") && t.contains("class=\"line-b\"") && t.contains("class=\"line-model\"")
+    );
+    assert!(t.contains("node06_node07.txt: at its large sizes it takes"), "the degraded run is refused: {t}");
+    assert!(t.contains("notes.txt: neither a report nor an nccl-tests output"), "{t}");
+    // Reports alone are still a fleet.
+    let fleet = web::fleet::files(query, Side::B, &[File { name: "a.json".into(), size: None, text: "nope".into() }]);
+    assert!(fleet.contains("None of the 1 files is a report"), "{}", fleet.as_str());
 }
