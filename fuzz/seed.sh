@@ -9,3 +9,14 @@ for t in nccl_tests nccl_log nvidia_smi_topo ibstat ibv_devinfo; do
 done
 mkdir -p fuzz/corpus/report_json
 cp tests/fixtures/nodes/*.json fuzz/corpus/report_json/
+# pairs: the file's name on the first line, its text after.
+mkdir -p fuzz/corpus/pairs
+for f in tests/data/pairs/*/*.txt; do
+    { basename "$f"; cat "$f"; } > "fuzz/corpus/pairs/$(basename "$(dirname "$f")")-$(basename "$f")"
+done
+# recipe: the reports, and a host list.
+mkdir -p fuzz/corpus/recipe
+cp tests/fixtures/nodes/*.json probe-cli/tests/golden/hosts.txt fuzz/corpus/recipe/
+# profile: the outputs calibrate reads (profiles themselves come from running calibrate on them).
+mkdir -p fuzz/corpus/profile
+cp tests/data/pairs/none/node01_node0*.txt tests/data/nccl-tests/raw/*.txt fuzz/corpus/profile/
