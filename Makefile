@@ -21,7 +21,7 @@ export TRUNK_OFFLINE := true
 TRUNK := trunk --config trunk.toml
 
 .PHONY: serve dist estimate test check setup setup-web setup-browser setup-all fmt-check clippy clippy-web unit doc web-test \
-	e2e page-size bench bench-report bench-import bench-page calibration fuzz fuzz-build fuzz-check bench-fleet \
+	e2e page-size bench bench-report bench-import bench-page calibration fuzz fuzz-build fuzz-check bench-fleet bench-pairs \
 	setup-probe probe-dist probe-dist-test dist-only e2e-only page-size-only probe-dist-only probe-dist-test-only
 
 serve: setup-web
@@ -130,6 +130,7 @@ bench:
 	$(CARGO) bench -p estimator-core --bench import
 	$(CARGO) bench -p probe-cli --bench report
 	$(CARGO) bench -p probe-cli --bench fleet
+	$(CARGO) bench -p probe-cli --bench pairs
 
 # The fuzz targets (fuzz/, a workspace of its own) must keep compiling: `make test` type-checks them, without
 # libFuzzer's C++ (the `libfuzzer` feature), in the main target directory, where clippy has already checked their
@@ -146,7 +147,7 @@ FUZZ_SECONDS ?= 600
 fuzz:
 	@command -v cargo-fuzz >/dev/null 2>&1 || $(CARGO) install --locked cargo-fuzz --version 0.13.2
 	./fuzz/seed.sh
-	for t in nccl_tests nccl_log nvidia_smi_topo ibstat ibv_devinfo report_json; do \
+	for t in nccl_tests nccl_log nvidia_smi_topo ibstat ibv_devinfo report_json pairs recipe profile; do \
 		RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run -s none $$t fuzz/corpus/$$t -- -max_total_time=$(FUZZ_SECONDS) \
 			-max_len=65536 -print_final_stats=1 || exit 1; \
 	done
@@ -156,6 +157,9 @@ bench-report:
 
 bench-fleet:
 	$(CARGO) bench -p probe-cli --bench fleet
+
+bench-pairs:
+	$(CARGO) bench -p probe-cli --bench pairs
 
 bench-import:
 	$(CARGO) bench -p estimator-core --bench import
