@@ -45,6 +45,7 @@ pub mod recipe;
 pub mod recommend;
 pub mod report;
 pub mod run_check;
+pub mod run_collectives;
 pub mod scenario;
 pub mod schedule;
 pub mod shape;

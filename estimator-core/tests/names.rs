@@ -22,7 +22,15 @@ where
 
 /// The lists below name every variant: each match fails to compile when a variant is added.
 const VERDICTS: [Verdict; 4] = [Verdict::Healthy, Verdict::Degraded, Verdict::Unhealthy, Verdict::Mismatch];
-const KINDS: [Kind; 5] = [Kind::NcclTests, Kind::NcclLog, Kind::NvidiaSmiTopo, Kind::Ibstat, Kind::IbvDevinfo];
+const KINDS: [Kind; 7] = [
+    Kind::NcclTests,
+    Kind::NcclLog,
+    Kind::NvidiaSmiTopo,
+    Kind::Ibstat,
+    Kind::IbvDevinfo,
+    Kind::NcclInspector,
+    Kind::PytorchTrace,
+];
 
 /// An error's `field` in JSON is the key the user wrote (and, with `-`, the CLI flag).
 #[test]
@@ -38,7 +46,13 @@ fn every_variant_is_listed(v: Verdict, k: Kind) {
         Verdict::Healthy | Verdict::Degraded | Verdict::Unhealthy | Verdict::Mismatch => {}
     }
     match k {
-        Kind::NcclTests | Kind::NcclLog | Kind::NvidiaSmiTopo | Kind::Ibstat | Kind::IbvDevinfo => {}
+        Kind::NcclTests
+        | Kind::NcclLog
+        | Kind::NvidiaSmiTopo
+        | Kind::Ibstat
+        | Kind::IbvDevinfo
+        | Kind::NcclInspector
+        | Kind::PytorchTrace => {}
     }
 }
 

@@ -524,6 +524,14 @@ pub fn imported(name: &str, i: &estimator_core::import::Imported) -> Html {
             }
             li(evidence.to_string());
         }
+        Imported::NcclInspector(d) => {
+            li(d.describe());
+            li("judged against the model by probe-cli check-run --inspector".to_string());
+        }
+        Imported::PytorchTrace(t) => {
+            li(t.describe());
+            li("judged against the model by probe-cli check-run --trace".to_string());
+        }
         Imported::Ibstat { adapters } | Imported::IbvDevinfo { adapters } => {
             for a in adapters {
                 for p in &a.ports {

@@ -217,7 +217,10 @@ pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, 
                 }
             }
         }
-        Imported::Ibstat { .. } | Imported::IbvDevinfo { .. } => {}
+        Imported::Ibstat { .. }
+        | Imported::IbvDevinfo { .. }
+        | Imported::NcclInspector(_)
+        | Imported::PytorchTrace(_) => {}
     }
     Reply { html, query: None }
 }

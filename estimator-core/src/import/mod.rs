@@ -1,5 +1,6 @@
 //! Readers for what users measure before a long multi-node run: nccl-tests output (`all_reduce_perf` and the other
-//! `*_perf`), `NCCL_DEBUG=INFO` logs, `nvidia-smi topo -m`, `ibstat` and `ibv_devinfo` (plain and `-v`).
+//! `*_perf`), `NCCL_DEBUG=INFO` logs, `nvidia-smi topo -m`, `ibstat` and `ibv_devinfo` (plain and `-v`); and for what
+//! a run records of its own collectives: NCCL Inspector dumps (`inspector`) and PyTorch profiler traces (`trace`).
 //!
 //! Every reader takes any text: it skips what it does not know, never panics, and is linear in time and memory
 //! (one pass over the lines, no backtracking; a line is looked at a bounded number of times). Launcher prefixes
@@ -8,9 +9,11 @@
 //! tells which kind a text is; [`import`] detects and reads.
 
 pub mod ib;
+pub mod inspector;
 pub mod nccl_log;
 pub mod nccl_tests;
 pub mod topo;
+pub mod trace;
 
 use std::borrow::Cow;
 
@@ -40,6 +43,12 @@ pub enum Kind {
     /// `ibv_devinfo` or `ibv_devinfo -v`.
     #[serde(rename = "ibv-devinfo")]
     IbvDevinfo,
+    /// NCCL Inspector's JSON records.
+    #[serde(rename = "nccl-inspector")]
+    NcclInspector,
+    /// A PyTorch profiler (Kineto) trace.
+    #[serde(rename = "pytorch-trace")]
+    PytorchTrace,
 }
 
 impl Kind {
@@ -51,6 +60,8 @@ impl Kind {
             Kind::NvidiaSmiTopo => "nvidia-smi-topo",
             Kind::Ibstat => "ibstat",
             Kind::IbvDevinfo => "ibv-devinfo",
+            Kind::NcclInspector => "nccl-inspector",
+            Kind::PytorchTrace => "pytorch-trace",
         }
     }
 }
@@ -81,6 +92,12 @@ pub enum Imported {
         /// The adapters.
         adapters: Vec<IbAdapter>,
     },
+    /// NCCL Inspector records.
+    #[serde(rename = "nccl-inspector")]
+    NcclInspector(Box<inspector::InspectorDump>),
+    /// A PyTorch profiler trace.
+    #[serde(rename = "pytorch-trace")]
+    PytorchTrace(Box<trace::PytorchTrace>),
 }
 
 impl Imported {
@@ -116,6 +133,8 @@ impl Imported {
             Imported::NvidiaSmiTopo(_) => Kind::NvidiaSmiTopo,
             Imported::Ibstat { .. } => Kind::Ibstat,
             Imported::IbvDevinfo { .. } => Kind::IbvDevinfo,
+            Imported::NcclInspector(_) => Kind::NcclInspector,
+            Imported::PytorchTrace(_) => Kind::PytorchTrace,
         }
     }
 }
@@ -212,6 +231,20 @@ pub fn strip_launcher(line: &str) -> &str {
 
 /// Which kind a text is, from markers only these tools print; `None` when none is found.
 pub fn detect(text: &str) -> Option<Kind> {
+    // The JSON kinds, from their first 64 KiB.
+    let head = text.get(..text.len().min(64 * 1024)).unwrap_or_else(|| {
+        let mut end = 64 * 1024;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        &text[..end]
+    });
+    if inspector::looks_like(head) {
+        return Some(Kind::NcclInspector);
+    }
+    if trace::looks_like(head) {
+        return Some(Kind::PytorchTrace);
+    }
     let text = strip_ansi(text);
     let mut scores = [0u32; 5];
     for line in text.lines().take(20_000) {
@@ -256,6 +289,14 @@ pub fn read(kind: Kind, text: &str) -> Imported {
         Kind::NvidiaSmiTopo => Imported::NvidiaSmiTopo(topo::parse(text)),
         Kind::Ibstat => Imported::Ibstat { adapters: ib::parse_ibstat(text) },
         Kind::IbvDevinfo => Imported::IbvDevinfo { adapters: ib::parse_ibv_devinfo(text) },
+        Kind::NcclInspector => Imported::NcclInspector(Box::new(
+            inspector::parse("input", text)
+                .unwrap_or_else(|e| inspector::InspectorDump { problems: vec![e.to_string()], ..Default::default() }),
+        )),
+        Kind::PytorchTrace => Imported::PytorchTrace(Box::new(
+            trace::parse(text.as_bytes())
+                .unwrap_or_else(|e| trace::PytorchTrace { problems: vec![e.to_string()], ..Default::default() }),
+        )),
     }
 }
 

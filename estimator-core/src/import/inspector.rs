@@ -1,0 +1,435 @@
+//! NCCL Inspector dumps (NVIDIA/nccl's profiler plugin `plugins/profiler/inspector`, `ext-profiler/inspector` in
+//! NCCL 2.28): one JSON object per line, each a collective as one rank saw it, with its communicator.
+//!
+//! The format (notes with lines in `tests/data/inspector/README.md`), from `inspector.cc` and the plugin's README
+//! at NVIDIA/nccl @f907dabf (2.28, output format `v4.0`) to @889806836 (2.31.2, `v4.2`):
+//! - `header`: `id` (the communicator's hash, `0x...`), `rank` (in the communicator), `n_ranks`, `nnodes`, and from
+//!   `v4.2` `comm_name` (the name the application gave the communicator);
+//! - `metadata`: `inspector_output_format_version`, `hostname`, `pid`, `dump_timestamp_us`, ...;
+//! - `coll_perf`: `coll` (`AllReduce`, `AllGather`, `ReduceScatter`, `Broadcast`, `Reduce`, ...), `coll_sn` (the
+//!   collective's sequence number in its communicator, the same on every rank), `coll_msg_size_bytes` (NCCL's
+//!   count times the type: for all-gather and reduce-scatter one rank's share), `coll_exec_time_us` (an integer
+//!   in NVIDIA's writer, a float in some builds), `coll_timing_source` (`kernel_gpu`, `kernel_cpu`,
+//!   `collective_cpu`), `coll_algobw_gbs`, `coll_busbw_gbs` (nccl-tests' factors), and from `v4.2` `coll_algo`,
+//!   `coll_proto`;
+//! - a record with `dump_stats` instead (`v4.3`): how many records the bounded ring dropped.
+//!
+//! The plugin keeps a bounded ring of records per communicator (older ones are overwritten under load), skips
+//! messages under its size threshold, and by default writes when the communicator is torn down: what it holds is
+//! a share of the run, which [`InspectorDump::calls`]'s coverage says.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+
+use crate::op::Op;
+use crate::run_collectives::{Call, Calls, Communicator, MAX_CALLS};
+
+/// The most host names kept.
+const MAX_HOSTS: usize = 1024;
+/// The most problems named.
+const MAX_PROBLEMS: usize = 8;
+
+/// What a dump (or several) held.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct InspectorDump {
+    /// Records read (collectives and others).
+    pub records: u64,
+    /// The collectives as calls.
+    pub calls: Calls,
+    /// The hosts that wrote them (at most 1024).
+    pub hosts: Vec<String>,
+    /// The output format versions seen (`v4.0`).
+    pub versions: Vec<String>,
+    /// Records by `coll_timing_source` (`kernel_gpu`: the kernel's own GPU time; the others include the CPU's).
+    pub timing_sources: BTreeMap<String, u64>,
+    /// Records the Inspector says it dropped (its `dump_stats`), when it says.
+    pub dropped_by_inspector: Option<u64>,
+    /// Records that could not be read, the first few named with their record number and line.
+    pub problems: Vec<String>,
+    /// How many records could not be read.
+    pub unreadable_records: u64,
+}
+
+impl InspectorDump {
+    /// What it holds, in one line.
+    pub fn describe(&self) -> String {
+        use crate::human::plural;
+        format!(
+            "NCCL Inspector records: {} collectives over {} from {} ({}), {}",
+            self.calls.calls.len(),
+            plural(self.calls.comms.len() as u64, "communicator"),
+            plural(self.calls.ranks.len() as u64, "rank"),
+            plural(self.hosts.len() as u64, "host"),
+            if self.versions.is_empty() {
+                "format unknown".to_string()
+            } else {
+                format!("format {}", self.versions.join(", "))
+            }
+        )
+    }
+}
+
+#[derive(Deserialize)]
+struct Record {
+    #[serde(default)]
+    header: Option<Header>,
+    #[serde(default)]
+    metadata: Option<Metadata>,
+    #[serde(default)]
+    coll_perf: Option<CollPerf>,
+    #[serde(default)]
+    dump_stats: Option<DumpStats>,
+}
+
+#[derive(Clone, Deserialize)]
+struct Header {
+    id: Option<serde_json::Value>,
+    #[serde(default)]
+    comm_name: Option<String>,
+    #[serde(default)]
+    rank: Option<u32>,
+    #[serde(default)]
+    n_ranks: Option<u32>,
+    #[serde(default)]
+    nnodes: Option<u32>,
+}
+
+#[derive(Clone, Deserialize)]
+struct Metadata {
+    #[serde(default)]
+    inspector_output_format_version: Option<String>,
+    #[serde(default)]
+    hostname: Option<String>,
+    #[serde(default, deserialize_with = "crate::import::trace::flex")]
+    pid: Option<f64>,
+}
+
+#[derive(Deserialize)]
+struct CollPerf {
+    coll: String,
+    #[serde(default)]
+    coll_sn: Option<u64>,
+    #[serde(deserialize_with = "crate::import::trace::flex")]
+    coll_msg_size_bytes: Option<f64>,
+    #[serde(deserialize_with = "crate::import::trace::flex")]
+    coll_exec_time_us: Option<f64>,
+    #[serde(default)]
+    coll_timing_source: Option<String>,
+    /// `"nan"` when NCCL had no time (inspector_json.cc writes NaN as a string).
+    #[serde(default, deserialize_with = "crate::import::trace::flex")]
+    coll_busbw_gbs: Option<f64>,
+}
+
+#[derive(Deserialize)]
+struct DumpStats {
+    #[serde(default)]
+    coll_dropped_total: Option<u64>,
+}
+
+/// Why a text is not an Inspector dump.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InspectorError {
+    /// No record had a `coll_perf` with a `header`.
+    #[error("not an NCCL Inspector dump: no record with a header and coll_perf ({0})")]
+    NoRecords(String),
+}
+
+/// Whether a text starts like an Inspector dump: a JSON object with `header` and `coll_perf` (or `dump_stats`).
+pub fn looks_like(head: &str) -> bool {
+    let t = head.trim_start_matches('\u{feff}').trim_start();
+    t.starts_with('{')
+        && t.contains("\"header\"")
+        && (t.contains("\"coll_perf\"") || t.contains("\"dump_stats\"") || t.contains("inspector_output_format"))
+}
+
+/// A reader over several files' records, one file at a time ([`InspectorReader::add`]).
+#[derive(Default)]
+pub struct InspectorReader {
+    dump: InspectorDump,
+    /// The last header of the file being read: `v4.3` writes it on a marker line, and the records after it inherit
+    /// it (the plugin's `inspector_json_reader.py`).
+    header: Option<Header>,
+    metadata: Option<Metadata>,
+    seen_dropped: HashMap<String, u64>,
+    files: u32,
+}
+
+impl InspectorReader {
+    /// A reader with nothing yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn problem(&mut self, p: String) {
+        self.dump.unreadable_records += 1;
+        if self.dump.problems.len() < MAX_PROBLEMS {
+            self.dump.problems.push(p);
+        }
+    }
+
+    /// Reads one file's text, `name` naming it in problems. A record that is not JSON is named and skipped: the
+    /// reading goes on at the next line that starts a record (`{` at its start).
+    pub fn add(&mut self, name: &str, text: &str) {
+        self.files += 1;
+        self.header = None;
+        self.metadata = None;
+        let mut n = 0u64;
+        let mut from = 0;
+        'text: while from < text.len() {
+            let mut stream = serde_json::Deserializer::from_str(&text[from..]).into_iter::<serde_json::Value>();
+            loop {
+                let at = from + stream.byte_offset();
+                let line = line_of(text, at);
+                match stream.next() {
+                    None => break 'text,
+                    Some(Ok(v)) => {
+                        n += 1;
+                        self.record(name, n, line, v);
+                    }
+                    Some(Err(e)) => {
+                        n += 1;
+                        self.problem(format!("{name}: record {n} (line {line}): {e}"));
+                        match text.get(at + 1..).and_then(|t| t.find("\n{")) {
+                            Some(k) => {
+                                from = at + 1 + k + 1;
+                                continue 'text;
+                            }
+                            None => break 'text,
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn record(&mut self, name: &str, n: u64, line: usize, value: serde_json::Value) {
+        self.dump.records += 1;
+        let r: Record = match serde_json::from_value(value) {
+            Ok(r) => r,
+            Err(e) => {
+                self.problem(format!("{name}: record {n} (line {line}): {e}"));
+                return;
+            }
+        };
+        let metadata = match r.metadata {
+            Some(m) => {
+                self.metadata = Some(m.clone());
+                Some(m)
+            }
+            None => self.metadata.clone(),
+        };
+        if let Some(m) = &metadata {
+            if let Some(v) = &m.inspector_output_format_version
+                && !self.dump.versions.contains(v)
+                && self.dump.versions.len() < 16
+            {
+                self.dump.versions.push(v.chars().take(32).collect());
+            }
+            if let Some(h) = &m.hostname
+                && !self.dump.hosts.contains(h)
+                && self.dump.hosts.len() < MAX_HOSTS
+            {
+                self.dump.hosts.push(h.chars().take(256).collect());
+            }
+        }
+        let header = match r.header {
+            Some(h) => {
+                self.header = Some(h.clone());
+                Some(h)
+            }
+            None => self.header.clone(),
+        };
+        let id = header.as_ref().and_then(|h| h.id.as_ref()).map(|v| match v {
+            serde_json::Value::String(s) => s.chars().take(64).collect::<String>(),
+            other => other.to_string().chars().take(64).collect(),
+        });
+        if let (Some(d), Some(h)) = (&r.dump_stats, &header) {
+            if let Some(x) = d.coll_dropped_total {
+                let key = format!("{}/{}", id.clone().unwrap_or_default(), h.rank.unwrap_or(0));
+                self.seen_dropped.insert(key, x);
+            }
+            return;
+        }
+        let (Some(h), Some(c)) = (header, r.coll_perf) else {
+            return;
+        };
+        let Some(id) = id else {
+            self.problem(format!("{name}: record {n} (line {line}): a header without an id"));
+            return;
+        };
+        let (Some(time_us), Some(size)) =
+            (c.coll_exec_time_us.filter(|t| *t > 0.0), c.coll_msg_size_bytes.filter(|b| *b >= 0.0))
+        else {
+            self.problem(format!(
+                "{name}: record {n} (line {line}): coll_exec_time_us or coll_msg_size_bytes is not a positive number"
+            ));
+            return;
+        };
+        if let Some(src) = &c.coll_timing_source {
+            let k: String = src.chars().take(32).collect();
+            if self.dump.timing_sources.len() < 16 || self.dump.timing_sources.contains_key(&k) {
+                *self.dump.timing_sources.entry(k).or_insert(0) += 1;
+            }
+        }
+        let ranks = h.n_ranks.unwrap_or(1).max(1);
+        let Some(op) = crate::import::trace::op_of(&c.coll) else {
+            self.dump.calls.dropped += 1;
+            return;
+        };
+        // nccl-tests' size: all-gather gathers n shares, reduce-scatter takes n shares in; the record's size is one
+        // rank's (its algbw is the size times n over the time).
+        let bytes = match op {
+            Op::AllGather | Op::ReduceScatter => size * f64::from(ranks),
+            _ => size,
+        };
+        let calls = &mut self.dump.calls;
+        let Some(comm) = calls.comm_index(&id, || Communicator {
+            id: String::new(),
+            label: h.comm_name.clone().map(|s| s.chars().take(128).collect()),
+            ranks,
+            nodes: h.nnodes.filter(|n| *n >= 1),
+            members: Vec::new(),
+        }) else {
+            calls.dropped += 1;
+            return;
+        };
+        if calls.calls.len() >= MAX_CALLS {
+            calls.dropped += 1;
+            return;
+        }
+        // The process that wrote it stands for its rank: the header's rank is the communicator's own.
+        let who = match &metadata {
+            Some(Metadata { hostname: Some(host), pid: Some(pid), .. }) => format!("{host} pid {pid}"),
+            Some(Metadata { hostname: Some(host), .. }) => host.clone(),
+            _ => format!("{name} rank {}", h.rank.unwrap_or(0)),
+        };
+        let rank = calls.recorder(&who);
+        calls.calls.push(Call {
+            comm,
+            op,
+            bytes,
+            duration_us: time_us,
+            rank,
+            seq: c.coll_sn.unwrap_or(calls.calls.len() as u64),
+            source_busbw_gbs: c.coll_busbw_gbs.filter(|b| b.is_finite()),
+        });
+    }
+
+    /// What the files held; an error when no record was a collective with its communicator.
+    pub fn finish(mut self) -> Result<InspectorDump, InspectorError> {
+        if self.dump.calls.calls.is_empty() && self.dump.calls.dropped == 0 {
+            let why = match (self.dump.records, self.dump.problems.first()) {
+                (0, Some(p)) => p.clone(),
+                (0, None) => "no JSON record".to_string(),
+                (n, _) => format!("{n} records, none a collective"),
+            };
+            return Err(InspectorError::NoRecords(why));
+        }
+        let dropped: u64 = self.seen_dropped.values().sum();
+        if !self.seen_dropped.is_empty() {
+            self.dump.dropped_by_inspector = Some(dropped);
+        }
+        let calls = &mut self.dump.calls;
+        calls.coverage.push(
+            "the Inspector keeps a bounded ring of records per communicator (older ones are overwritten under load) \
+             and skips messages under its size threshold: these records are a share of the run's collectives"
+                .to_string(),
+        );
+        if dropped > 0 {
+            calls.coverage.push(format!("the Inspector says it dropped {dropped} collective records"));
+        }
+        if calls.dropped > 0 {
+            calls.coverage.push(format!(
+                "{} records are of a collective the model has no figure for (Reduce, send/recv) or past the limit: \
+                 not judged",
+                calls.dropped
+            ));
+        }
+        let cpu =
+            self.dump.timing_sources.iter().filter(|(k, _)| k.as_str() != "kernel_gpu").map(|(_, n)| n).sum::<u64>();
+        if cpu > 0 {
+            calls.coverage.push(format!(
+                "{cpu} records were timed on the CPU (coll_timing_source other than kernel_gpu): their time includes \
+                 the launch, so their bandwidth reads low"
+            ));
+        }
+        Ok(self.dump)
+    }
+}
+
+/// The 1-based line of a byte offset.
+fn line_of(text: &str, at: usize) -> usize {
+    let at = at.min(text.len());
+    // Skip the white space before the record: its line is where it starts.
+    let start = text[at..].find(|c: char| !c.is_whitespace()).map_or(at, |k| at + k);
+    text.as_bytes()[..start].iter().filter(|b| **b == b'\n').count() + 1
+}
+
+/// Reads one file's text.
+pub fn parse(name: &str, text: &str) -> Result<InspectorDump, InspectorError> {
+    let mut r = InspectorReader::new();
+    r.add(name, text);
+    r.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const README_V40: &str = include_str!("../../../tests/data/inspector/nccl-readme-v4.0.json");
+    const DATADOG: &str = include_str!("../../../tests/data/inspector/datadog-agent-worker0.jsonl");
+    const VERBOSE: &str = include_str!("../../../tests/data/inspector/nccl-readme-verbose.json");
+
+    #[test]
+    fn the_readme_record_reads_and_its_busbw_is_nccl_tests() {
+        let d = parse("readme", README_V40).expect("reads");
+        assert_eq!(d.calls.calls.len(), 1);
+        let c = d.calls.calls[0];
+        assert_eq!(c.op, Op::AllReduce);
+        assert_eq!(c.seq, 1407);
+        assert_eq!(d.calls.comms[0].ranks, 8);
+        assert_eq!(d.calls.comms[0].nodes, Some(1));
+        let ours = c.busbw_gbs(8);
+        assert!((ours - 485.119099).abs() < 1e-3, "{ours}");
+        assert_eq!(d.versions, vec!["v4.0".to_string()]);
+    }
+
+    #[test]
+    fn reduce_scatter_sizes_are_the_ranks_shares() {
+        let d = parse("verbose", VERBOSE).expect("reads");
+        let c = d.calls.calls[0];
+        assert_eq!(c.op, Op::ReduceScatter);
+        assert!((c.busbw_gbs(8) - 366.134533).abs() < 1e-3, "{}", c.busbw_gbs(8));
+        assert_eq!(d.calls.who(c.rank.expect("recorded")), "cw-dfw-h100-004-021-003 pid 438776");
+    }
+
+    #[test]
+    fn the_real_datadog_payload_reads() {
+        let d = parse("datadog", DATADOG).expect("reads");
+        let c = d.calls.calls[0];
+        assert_eq!((d.calls.comms[0].ranks, d.calls.comms[0].nodes), (3, Some(3)));
+        assert_eq!(d.calls.who(c.rank.expect("recorded")), "nanogpt-nccl-test-worker-0 pid 48");
+        assert!((c.busbw_gbs(3) - 0.555850).abs() < 1e-5);
+        assert_eq!(d.timing_sources.get("kernel_gpu"), Some(&1));
+        assert!(looks_like(DATADOG));
+    }
+
+    #[test]
+    fn a_broken_record_is_named_and_the_rest_is_read() {
+        let line = DATADOG.trim();
+        let text = format!("{line}\n{{\"header\": {{\"id\": \n{line}\n");
+        let d = parse("f.log", &text).expect("reads");
+        assert_eq!(d.calls.calls.len(), 2, "{:?}", d.problems);
+        assert_eq!(d.unreadable_records, 1);
+        assert!(d.problems[0].starts_with("f.log: record 2 (line 2)"), "{}", d.problems[0]);
+    }
+
+    #[test]
+    fn junk_is_refused_by_name() {
+        for junk in ["", "hello", "[1,2]", "{\"header\": {}}", "{\"coll_perf\": 1}"] {
+            assert!(parse("x", junk).is_err(), "{junk}");
+        }
+    }
+}

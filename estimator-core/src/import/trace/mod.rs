@@ -1,0 +1,741 @@
+//! PyTorch profiler traces (`torch.profiler`'s Kineto Chrome-trace JSON, what Holistic Trace Analysis reads): the
+//! NCCL kernels with their collective, size and process group, the compute kernels beside them, and the steps
+//! (`ProfilerStep#N`). From them: [`Calls`] to judge against the model, and per step the communication the GPU ran,
+//! what of it no compute kernel overlapped (exposed) and what one did (hidden).
+//!
+//! The format, from its writers (notes with lines in `tests/data/traces/README.md`):
+//! - pytorch/kineto `libkineto/src/output_json.cpp` @002d991: a JSON object with `traceEvents` (or, in old traces,
+//!   a bare array of events); `ts` and `dur` in microseconds (3 decimals, or integers in old traces); kernels are
+//!   `"ph": "X"` events of category `kernel` (`Kernel` in old ones) with `args.device`, `args.stream`,
+//!   `args.correlation` and `args."External id"` (`external id` in old ones); the collective's metadata is copied
+//!   onto the NCCL kernel from the `record_param_comms` CPU op with the same `External id` (l.494-609).
+//! - pytorch/pytorch `torch/csrc/profiler/util.h` @035290b l.188-206: the metadata's keys `Collective name`,
+//!   `dtype` (c10's name: `Float`, `BFloat16`), `In msg nelems` and `Out msg nelems` (element counts; `In msg
+//!   size` in older releases), `Group size`, `Process Group Name`, `Process Group Description`, `Process Group
+//!   Ranks` (a string `"[0, 1]"`, cut with `...` past 30 ranks).
+//! - Steps: `torch.profiler`'s `ProfilerStep#N` user annotation on the CPU; a kernel belongs to the step its launch
+//!   (the `cuda_runtime` event with the same `correlation`) falls in, as HTA assigns them (`hta/common/trace.py`).
+//! - NCCL kernels: names starting `nccl` (`ncclDevKernel_AllReduce_Sum_bf16_RING_LL(...)` from NCCL 2.19,
+//!   `ncclKernel_AllReduce_RING_LL_Sum_float(...)` before): HTA 0.5.0's `^nccl.*Kernel` (`hta/utils/utils.py`).
+//!   Old traces without the metadata give the size on the `nccl:<collective>` CPU op's `Input Dims` and `Input
+//!   type` (`record_shapes`).
+//!
+//! The reader is fed the document in chunks ([`TraceReader::feed`]) and never holds it: memory is bounded by the
+//! largest event ([`scan::MAX_EVENT_BYTES`]) and by what it keeps per kernel, and a 500 MB trace is read as it
+//! streams by. Nothing in a trace makes it panic; an event it cannot read is counted and the first few are named
+//! with their index and byte offset.
+
+pub mod scan;
+mod steps;
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::op::Op;
+use crate::run_collectives::{Call, Calls, Communicator, MAX_MEMBERS};
+
+pub use steps::{StepTimes, TraceSteps};
+
+/// The most kernels kept from one trace (about 40 bytes each); later ones are counted, not kept.
+pub const MAX_KERNELS: usize = 8_000_000;
+/// The most steps kept.
+pub const MAX_STEPS: usize = 100_000;
+/// The most problems named; the rest are counted.
+const MAX_PROBLEMS: usize = 8;
+
+/// One GPU kernel, as much as the reader keeps.
+#[derive(Clone, Copy, Debug)]
+struct Kernel {
+    ts: f64,
+    dur: f64,
+    device: i64,
+    /// Index into the NCCL metadata, for an NCCL kernel.
+    nccl: Option<u32>,
+    correlation: Option<u64>,
+}
+
+/// What an NCCL kernel's metadata says.
+#[derive(Clone, Debug, Default)]
+struct Meta {
+    op: Option<Op>,
+    /// nccl-tests' size, bytes, when known.
+    bytes: Option<f64>,
+    group_size: Option<u32>,
+    pg: Option<String>,
+    pg_desc: Option<String>,
+    pg_ranks: Vec<u32>,
+    /// The `External id` to find the size on a CPU op when the kernel has none.
+    external: Option<u64>,
+}
+
+/// A PyTorch profiler trace, read.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PytorchTrace {
+    /// The rank that wrote it (`distributedInfo.rank`), when it says.
+    pub rank: Option<u32>,
+    /// The job's ranks (`distributedInfo.world_size`), when it says.
+    pub world_size: Option<u32>,
+    /// Events read.
+    pub events: u64,
+    /// GPU kernels.
+    pub kernels: u64,
+    /// Of them, NCCL's.
+    pub nccl_kernels: u64,
+    /// The steps and their communication.
+    pub steps: TraceSteps,
+    /// The NCCL kernels as collective calls (those with a size and a collective the model knows).
+    pub calls: Calls,
+    /// Events that could not be read, and other problems, the first few named with their index and byte offset.
+    pub problems: Vec<String>,
+    /// How many events could not be read.
+    pub unreadable_events: u64,
+}
+
+impl PytorchTrace {
+    /// What it holds, in one line.
+    pub fn describe(&self) -> String {
+        use crate::human::{plural, secs};
+        let rank = self.rank.map_or_else(|| "rank unknown".to_string(), |r| format!("rank {r}"));
+        let world = self.world_size.map_or(String::new(), |w| format!(" of {w}"));
+        let steps = match self.steps.median_step_s {
+            Some(t) => {
+                format!(", {} (median {})", plural(self.steps.steps.len() as u64, "step"), secs(crate::Seconds::new(t)))
+            }
+            None => ", no ProfilerStep".to_string(),
+        };
+        format!(
+            "PyTorch profiler trace, {rank}{world}: {} kernels, {} of them NCCL's ({} with a size, over {}){steps}",
+            self.kernels,
+            self.nccl_kernels,
+            self.calls.calls.len(),
+            plural(self.calls.comms.len() as u64, "process group")
+        )
+    }
+}
+
+/// Why a document is not a trace at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TraceError {
+    /// gzip's magic bytes.
+    #[error("the file is gzip-compressed: decompress it first (gunzip), or give it to probe-cli, which reads .gz")]
+    Gzip,
+    /// Not JSON at its first byte.
+    #[error("not a PyTorch profiler trace: it does not start with a JSON object or array (byte {byte:#04x})")]
+    NotJson {
+        /// The first byte that is not white space.
+        byte: u8,
+    },
+    /// Empty.
+    #[error("the file is empty")]
+    Empty,
+    /// JSON without events.
+    #[error("not a PyTorch profiler trace: no traceEvents array at its top level")]
+    NoEvents,
+}
+
+/// Reads a trace fed in chunks.
+#[derive(Default)]
+pub struct TraceReader {
+    scan: scan::Scanner,
+    kernels: Vec<Kernel>,
+    metas: Vec<Meta>,
+    /// `correlation` of a CUDA launch -> its CPU time.
+    launches: HashMap<u64, f64>,
+    /// `External id` of a CPU op with a collective's size -> the metadata it gives.
+    cpu_meta: HashMap<u64, Meta>,
+    steps: Vec<(u32, f64, f64)>,
+    rank: Option<u32>,
+    world: Option<u32>,
+    events: u64,
+    kernels_seen: u64,
+    nccl_seen: u64,
+    unreadable: u64,
+    problems: Vec<String>,
+    first: Option<u8>,
+    dropped_kernels: u64,
+}
+
+impl TraceReader {
+    /// A reader at the document's start.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Reads the next chunk of the document.
+    pub fn feed(&mut self, chunk: &[u8]) {
+        if self.first.is_none() {
+            self.first = chunk.iter().copied().find(|b| !b.is_ascii_whitespace());
+            if self.first == Some(0x1f) && chunk.get(1) == Some(&0x8b) {
+                return;
+            }
+        }
+        if self.first == Some(0x1f) {
+            return;
+        }
+        let mut scan = std::mem::take(&mut self.scan);
+        scan.feed(chunk, &mut |item| match item {
+            scan::Item::Event(n, at, bytes) => self.event(n, at, bytes),
+            scan::Item::Oversized(n) => {
+                self.unreadable += 1;
+                self.problem(format!("event {n}: over {} MiB, skipped", scan::MAX_EVENT_BYTES >> 20));
+            }
+            scan::Item::Value(key, bytes) => self.value(key, bytes),
+        });
+        self.scan = scan;
+    }
+
+    fn problem(&mut self, p: String) {
+        if self.problems.len() < MAX_PROBLEMS {
+            self.problems.push(p);
+        }
+    }
+
+    fn value(&mut self, key: &str, bytes: &[u8]) {
+        if key != "distributedInfo" {
+            return;
+        }
+        #[derive(Deserialize)]
+        struct Dist {
+            #[serde(default, deserialize_with = "flex_u32")]
+            rank: Option<u32>,
+            #[serde(default, deserialize_with = "flex_u32")]
+            world_size: Option<u32>,
+        }
+        match serde_json::from_slice::<Dist>(bytes) {
+            Ok(d) => {
+                self.rank = self.rank.or(d.rank);
+                self.world = self.world.or(d.world_size);
+            }
+            Err(e) => self.problem(format!("distributedInfo: {e}")),
+        }
+    }
+
+    fn event(&mut self, n: u64, at: u64, bytes: &[u8]) {
+        self.events += 1;
+        let ev: Event<'_> = match serde_json::from_slice(bytes) {
+            Ok(e) => e,
+            Err(e) => {
+                self.unreadable += 1;
+                self.problem(format!("event {n} (at byte {at}): {e}"));
+                return;
+            }
+        };
+        if ev.ph.as_deref().is_some_and(|p| p != "X") {
+            return;
+        }
+        let cat = ev.cat.as_deref().unwrap_or("");
+        let name = ev.name.as_deref().unwrap_or("");
+        let args = ev.args.unwrap_or_default();
+        match cat {
+            "kernel" | "Kernel" => {
+                self.kernels_seen += 1;
+                let (Some(ts), Some(dur)) = (ev.ts, ev.dur) else {
+                    self.unreadable += 1;
+                    self.problem(format!("event {n} (at byte {at}): a kernel without ts or dur"));
+                    return;
+                };
+                let nccl = if name.starts_with("nccl") {
+                    self.nccl_seen += 1;
+                    let mut m = args.meta(name);
+                    m.external = args.external;
+                    if self.metas.len() < MAX_KERNELS {
+                        self.metas.push(m);
+                        Some((self.metas.len() - 1) as u32)
+                    } else {
+                        None
+                    }
+                } else {
+                    None
+                };
+                if self.kernels.len() < MAX_KERNELS {
+                    self.kernels.push(Kernel {
+                        ts,
+                        dur: dur.max(0.0),
+                        device: args.device.unwrap_or(0),
+                        nccl,
+                        correlation: args.correlation,
+                    });
+                } else {
+                    self.dropped_kernels += 1;
+                }
+            }
+            "cuda_runtime" | "cuda_driver" | "Runtime" => {
+                if let (Some(c), Some(ts)) = (args.correlation, ev.ts)
+                    && self.launches.len() < MAX_KERNELS
+                {
+                    self.launches.insert(c, ts);
+                }
+            }
+            "user_annotation" | "cpu_op" | "Operator" | "python_function" => {
+                if let Some(k) = name.strip_prefix("ProfilerStep#") {
+                    if let (Ok(k), Some(ts), Some(dur)) = (k.trim().parse::<u32>(), ev.ts, ev.dur)
+                        && self.steps.len() < MAX_STEPS
+                        && !self.steps.iter().any(|s| s.0 == k)
+                    {
+                        self.steps.push((k, ts, dur.max(0.0)));
+                    }
+                } else if (name == "record_param_comms" || name.starts_with("nccl:"))
+                    && let Some(x) = args.external
+                {
+                    let mut m = args.meta(name);
+                    if m.bytes.is_none() {
+                        m.bytes = args.shape_bytes(m.op);
+                    }
+                    if self.cpu_meta.len() < MAX_KERNELS {
+                        // `record_param_comms` has the metadata; an old `nccl:` op only the shapes.
+                        let keep = match self.cpu_meta.get(&x) {
+                            Some(old) => old.bytes.is_none() || name == "record_param_comms",
+                            None => true,
+                        };
+                        if keep {
+                            self.cpu_meta.insert(x, m);
+                        }
+                    }
+                }
+                if self.rank.is_none()
+                    && name == "record_param_comms"
+                    && args.pg_desc.as_deref() == Some("default_pg")
+                    && let Some(r) = args.rank
+                {
+                    self.rank = Some(r);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The trace, once the whole document was fed.
+    pub fn finish(mut self) -> Result<PytorchTrace, TraceError> {
+        match self.first {
+            None => return Err(TraceError::Empty),
+            Some(0x1f) => return Err(TraceError::Gzip),
+            Some(b) if b != b'{' && b != b'[' && b != 0xEF => return Err(TraceError::NotJson { byte: b }),
+            _ => {}
+        }
+        if !self.scan.saw_events {
+            return Err(TraceError::NoEvents);
+        }
+        if !self.scan.complete() {
+            self.problems.push(format!(
+                "the document is cut at byte {}: the events read up to there are used",
+                self.scan.offset
+            ));
+        }
+        if self.dropped_kernels > 0 {
+            self.problems.push(format!("{} kernels past the first {MAX_KERNELS} were not kept", self.dropped_kernels));
+        }
+        // Fill sizes from the CPU ops, by External id.
+        for m in &mut self.metas {
+            if (m.bytes.is_none() || m.pg.is_none())
+                && let Some(c) = m.external.and_then(|x| self.cpu_meta.get(&x))
+            {
+                if m.bytes.is_none() {
+                    m.bytes = c.bytes;
+                }
+                if m.op.is_none() {
+                    m.op = c.op;
+                }
+                if m.pg.is_none() {
+                    m.pg = c.pg.clone();
+                    m.pg_desc = c.pg_desc.clone();
+                    m.pg_ranks = c.pg_ranks.clone();
+                }
+                if m.group_size.is_none() {
+                    m.group_size = c.group_size;
+                }
+            }
+        }
+        self.steps.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let steps = steps::steps(&self.steps, &self.kernels, &self.launches);
+        let calls = self.calls(&steps);
+        Ok(PytorchTrace {
+            rank: self.rank,
+            world_size: self.world,
+            events: self.events,
+            kernels: self.kernels_seen,
+            nccl_kernels: self.nccl_seen,
+            steps,
+            calls,
+            problems: self.problems,
+            unreadable_events: self.unreadable,
+        })
+    }
+
+    fn calls(&self, steps: &TraceSteps) -> Calls {
+        let mut calls = Calls::default();
+        let mut seq = HashMap::new();
+        let mut no_size = 0u64;
+        let mut other = 0u64;
+        for k in &self.kernels {
+            let Some(m) = k.nccl.and_then(|i| self.metas.get(i as usize)) else { continue };
+            let Some(op) = m.op else {
+                other += 1;
+                continue;
+            };
+            let Some(bytes) = m.bytes.filter(|b| *b > 0.0) else {
+                no_size += 1;
+                continue;
+            };
+            let size = m.group_size.or((!m.pg_ranks.is_empty()).then_some(m.pg_ranks.len() as u32));
+            let id = m.pg.clone().unwrap_or_else(|| match size {
+                Some(n) => format!("group of {n}"),
+                None => "unnamed".to_string(),
+            });
+            let Some(comm) = calls.comm_index(&id, || Communicator {
+                id: String::new(),
+                label: m.pg_desc.clone(),
+                ranks: size.unwrap_or_else(|| self.world.unwrap_or(1)),
+                nodes: None,
+                members: m.pg_ranks.clone(),
+            }) else {
+                other += 1;
+                continue;
+            };
+            calls.push(
+                Call { comm, op, bytes, duration_us: k.dur, rank: self.rank, seq: 0, source_busbw_gbs: None },
+                &mut seq,
+            );
+        }
+        calls.dropped += no_size + other;
+        if no_size > 0 {
+            calls.coverage.push(format!(
+                "{no_size} NCCL kernels carry no size (a trace without record_shapes, or from before PyTorch \
+                 recorded the collectives' metadata): not judged"
+            ));
+        }
+        if other > 0 {
+            calls.coverage.push(format!(
+                "{other} NCCL kernels are point-to-point (send/recv), a barrier or a collective the model has no \
+                 figure for: not judged"
+            ));
+        }
+        if !steps.steps.is_empty() {
+            calls.coverage.push(format!(
+                "the trace covers {} profiled (ProfilerStep#{} to #{})",
+                crate::human::plural(steps.steps.len() as u64, "step"),
+                steps.steps.first().map_or(0, |s| s.step),
+                steps.steps.last().map_or(0, |s| s.step)
+            ));
+        }
+        calls
+    }
+}
+
+/// Reads a whole trace held in memory (the page's worker, tests): [`TraceReader`] over it in one chunk.
+pub fn parse(bytes: &[u8]) -> Result<PytorchTrace, TraceError> {
+    let mut r = TraceReader::new();
+    r.feed(bytes);
+    r.finish()
+}
+
+/// Whether a text starts like a trace: a JSON object or array with `traceEvents`, or events with `ph` and `ts`.
+pub fn looks_like(head: &str) -> bool {
+    let t = head.trim_start_matches('\u{feff}').trim_start();
+    (t.starts_with('{') || t.starts_with('['))
+        && (t.contains("\"traceEvents\"") || (t.contains("\"ph\"") && t.contains("\"ts\"")))
+}
+
+/// The collective a name says: c10d's `Collective name` (`allreduce`, `_allgather_base`, `reduce_scatter`,
+/// `all_to_all`, `broadcast`), an `nccl:all_reduce` op, or an NCCL kernel's (`ncclDevKernel_AllGather_RING_LL`).
+pub fn op_of(name: &str) -> Option<Op> {
+    let n: String = name
+        .split('(')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
+    let n = n.strip_prefix("nccl").unwrap_or(&n);
+    let n = n.strip_prefix("devkernel").or_else(|| n.strip_prefix("kernel")).unwrap_or(n);
+    if n.starts_with("reducescatter") {
+        Some(Op::ReduceScatter)
+    } else if n.starts_with("allreduce") {
+        Some(Op::AllReduce)
+    } else if n.starts_with("allgather") {
+        Some(Op::AllGather)
+    } else if n.starts_with("alltoall") {
+        Some(Op::AllToAll)
+    } else if n.starts_with("broadcast") {
+        Some(Op::Broadcast)
+    } else {
+        None
+    }
+}
+
+/// Bytes of one element of a c10 scalar type, as the trace names it (`Float`, `BFloat16`) or as an old trace's
+/// `Input type` does (`float`, `c10::BFloat16`): pytorch/pytorch `c10/core/ScalarType.h` @f096399.
+pub fn dtype_bytes(name: &str) -> Option<f64> {
+    let n = name.trim_matches('"').rsplit("::").next().unwrap_or("").to_ascii_lowercase();
+    Some(match n.as_str() {
+        "byte" | "char" | "bool" | "qint8" | "quint8" | "quint4x2" | "quint2x4" | "bits1x8" | "bits2x4" | "bits4x2"
+        | "bits8" | "float8_e5m2" | "float8_e4m3fn" | "float8_e5m2fnuz" | "float8_e4m3fnuz" | "unsigned char"
+        | "signed char" | "uint8" | "int8" => 1.0,
+        "short" | "half" | "bfloat16" | "bits16" | "uint16" | "int16" => 2.0,
+        "int" | "float" | "complexhalf" | "qint32" | "uint32" | "int32" => 4.0,
+        "long" | "double" | "complexfloat" | "uint64" | "int64" | "long int" => 8.0,
+        "complexdouble" => 16.0,
+        _ => return None,
+    })
+}
+
+/// A number as a trace writes it: an integer, a float, or (rarely) a string of one.
+pub(crate) fn flex<'de, D: Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = Option<f64>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a number")
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(Some(v as f64))
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(Some(v as f64))
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+            Ok(v.is_finite().then_some(v))
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(v.trim().trim_matches('"').parse::<f64>().ok().filter(|x| x.is_finite()))
+        }
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            d.deserialize_any(V)
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+            while a.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+            while a.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+    }
+    d.deserialize_any(V)
+}
+
+fn flex_u64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    Ok(flex(d)?.filter(|v| *v >= 0.0 && *v <= 9.007e15).map(|v| v as u64))
+}
+
+fn flex_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    Ok(flex(d)?.filter(|v| v.abs() <= 9.007e15).map(|v| v as i64))
+}
+
+fn flex_u32<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    Ok(flex(d)?.filter(|v| *v >= 0.0 && *v <= f64::from(u32::MAX)).map(|v| v as u32))
+}
+
+/// A string, or a number written for one (`Process Group Name` is `"0"`, some writers give `0`).
+fn flex_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Some(v.trim_matches('"').chars().take(256).collect()))
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+            while a.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+            while a.next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?.is_some() {}
+            Ok(None)
+        }
+    }
+    d.deserialize_any(V)
+}
+
+/// `Process Group Ranks`: a string `"[0, 1, 2]"` (cut `"[0, 1, ..., 63]"` past 30), or a list of numbers.
+fn ranks_list<'de, D: Deserializer<'de>>(d: D) -> Result<Option<RankList>, D::Error> {
+    struct V;
+    impl<'de> serde::de::Visitor<'de> for V {
+        type Value = Option<RankList>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("a list of ranks")
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+            let mut ranks = Vec::new();
+            let mut cut = false;
+            for part in v.trim().trim_start_matches('[').trim_end_matches(']').split(',') {
+                let p = part.trim();
+                if p.is_empty() {
+                    continue;
+                }
+                if p.contains("...") {
+                    cut = true;
+                    continue;
+                }
+                match p.parse::<u32>() {
+                    Ok(r) if ranks.len() < MAX_MEMBERS => ranks.push(r),
+                    Ok(_) => cut = true,
+                    Err(_) => return Ok(None),
+                }
+            }
+            Ok(Some(RankList { ranks, cut }))
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Self::Value, A::Error> {
+            let mut ranks = Vec::new();
+            let mut cut = false;
+            while let Some(r) = a.next_element::<u32>()? {
+                if ranks.len() < MAX_MEMBERS {
+                    ranks.push(r);
+                } else {
+                    cut = true;
+                }
+            }
+            Ok(Some(RankList { ranks, cut }))
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+    d.deserialize_any(V)
+}
+
+/// Ranks as listed, and whether the list was cut.
+#[derive(Clone, Debug, Default)]
+struct RankList {
+    ranks: Vec<u32>,
+    cut: bool,
+}
+
+impl RankList {
+    /// The members, with a cut list filled in where the listed ones are evenly spaced and the size is known.
+    fn members(&self, size: Option<u32>) -> Vec<u32> {
+        if !self.cut {
+            return self.ranks.clone();
+        }
+        let (Some(n), [a, b, ..]) = (size, self.ranks.as_slice()) else { return Vec::new() };
+        // Evenly spaced from the first two: every listed rank on that grid, inside the group's span.
+        let stride = b.saturating_sub(*a);
+        let last = u64::from(*a) + u64::from(n.saturating_sub(1)) * u64::from(stride);
+        let even = stride > 0
+            && last <= u64::from(u32::MAX)
+            && self.ranks.iter().all(|r| r >= a && (r - a) % stride == 0 && u64::from(*r) <= last);
+        if !even || n as usize > MAX_MEMBERS {
+            return Vec::new();
+        }
+        (0..n).map(|i| a.saturating_add(i.saturating_mul(stride))).collect()
+    }
+}
+
+/// One event, the fields the reader uses.
+#[derive(Deserialize)]
+struct Event<'a> {
+    #[serde(default, borrow)]
+    ph: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    cat: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(default, deserialize_with = "flex")]
+    ts: Option<f64>,
+    #[serde(default, deserialize_with = "flex")]
+    dur: Option<f64>,
+    #[serde(default, borrow)]
+    args: Option<Args<'a>>,
+}
+
+#[derive(Default, Deserialize)]
+struct Args<'a> {
+    #[serde(default, deserialize_with = "flex_i64")]
+    device: Option<i64>,
+    #[serde(default, deserialize_with = "flex_u64")]
+    correlation: Option<u64>,
+    #[serde(default, rename = "External id", alias = "external id", deserialize_with = "flex_u64")]
+    external: Option<u64>,
+    #[serde(default, rename = "Collective name", borrow)]
+    collective: Option<Cow<'a, str>>,
+    #[serde(default, rename = "In msg nelems", alias = "In msg size", deserialize_with = "flex")]
+    in_nelems: Option<f64>,
+    #[serde(default, rename = "Out msg nelems", alias = "Out msg size", deserialize_with = "flex")]
+    out_nelems: Option<f64>,
+    #[serde(default, rename = "Group size", deserialize_with = "flex_u32")]
+    group_size: Option<u32>,
+    #[serde(default, borrow)]
+    dtype: Option<Cow<'a, str>>,
+    #[serde(default, rename = "Process Group Name", deserialize_with = "flex_string")]
+    pg: Option<String>,
+    #[serde(default, rename = "Process Group Description", deserialize_with = "flex_string")]
+    pg_desc: Option<String>,
+    #[serde(default, rename = "Process Group Ranks", deserialize_with = "ranks_list")]
+    pg_ranks: Option<RankList>,
+    #[serde(default, rename = "Rank", deserialize_with = "flex_u32")]
+    rank: Option<u32>,
+    /// Old traces' shapes on the `nccl:` op: `[[2049000]]`.
+    #[serde(default, rename = "Input Dims")]
+    input_dims: Option<Vec<Option<Vec<f64>>>>,
+    #[serde(default, rename = "Input type", borrow)]
+    input_type: Option<Vec<Option<Cow<'a, str>>>>,
+}
+
+impl Args<'_> {
+    /// The collective's metadata: from `Collective name` and the counts, else the kernel's (or op's) name.
+    fn meta(&self, name: &str) -> Meta {
+        let op = self.collective.as_deref().and_then(op_of).or_else(|| {
+            // A named collective the model has no figure for (send, recv, barrier) stays unknown.
+            if self.collective.is_some() { None } else { op_of(name.strip_prefix("nccl:").unwrap_or(name)) }
+        });
+        let elem = self.dtype.as_deref().and_then(dtype_bytes);
+        let bytes = match (op, elem) {
+            (Some(Op::AllGather), Some(e)) => self.out_nelems.map(|n| n * e),
+            (Some(_), Some(e)) => self.in_nelems.map(|n| n * e),
+            _ => None,
+        };
+        Meta {
+            op,
+            bytes,
+            group_size: self.group_size,
+            pg: self.pg.clone(),
+            pg_desc: self.pg_desc.clone(),
+            pg_ranks: self.pg_ranks.as_ref().map(|l| l.members(self.group_size)).unwrap_or_default(),
+            external: None,
+        }
+    }
+
+    /// An old trace's size from the op's first input: elements times the type's bytes (all-gather's output is the
+    /// group's inputs, unknown here: none).
+    fn shape_bytes(&self, op: Option<Op>) -> Option<f64> {
+        if op == Some(Op::AllGather) {
+            return None;
+        }
+        let dims = self.input_dims.as_ref()?.first()?.as_ref()?;
+        let n: f64 = dims.iter().product();
+        let t = self.input_type.as_ref()?.first()?.as_deref()?;
+        Some(n * dtype_bytes(t)?).filter(|b| b.is_finite() && *b > 0.0)
+    }
+}
+
+#[cfg(test)]
+mod tests;
