@@ -54,14 +54,14 @@ pub(super) struct Found {
     pub evidence: Vec<String>,
 }
 
-const CONFIRMED: &str = "confirmed";
-const POSSIBLE: &str = "possible";
+pub(super) const CONFIRMED: &str = "confirmed";
+pub(super) const POSSIBLE: &str = "possible";
 
 /// A network cause fits the measured step when the step it gives is within this factor of it; a straggler is
 /// ranked after those that fit and before those that do not.
 const FITS: f64 = 1.5;
 
-fn strings(items: &[&str]) -> Vec<String> {
+pub(super) fn strings(items: &[&str]) -> Vec<String> {
     items.iter().map(|t| t.to_string()).collect()
 }
 
@@ -187,7 +187,7 @@ fn fewer_nics(used: u32, present: u32, t: f64, status: &'static str) -> RunCause
 
 /// Marks the candidate `id` confirmed, with the evidence appended to its text. A cause with no candidate on this
 /// hardware (sockets on a TCP fabric, GPUDirect RDMA on a scenario without it) stays out: the model expects it.
-fn confirm(causes: &mut [RunCause], id: &str, because: &str) {
+pub(super) fn confirm(causes: &mut [RunCause], id: &str, because: &str) {
     if let Some(c) = causes.iter_mut().find(|c| c.id == id)
         && c.status != CONFIRMED
     {
@@ -196,7 +196,7 @@ fn confirm(causes: &mut [RunCause], id: &str, because: &str) {
     }
 }
 
-fn rule_out(causes: &mut Vec<RunCause>, ruled: &mut Vec<RuledOut>, id: &str, why: String) {
+pub(super) fn rule_out(causes: &mut Vec<RunCause>, ruled: &mut Vec<RuledOut>, id: &str, why: String) {
     if let Some(at) = causes.iter().position(|c| c.id == id && c.status != CONFIRMED) {
         causes.remove(at);
         if !ruled.iter().any(|r| r.id == id) {
@@ -213,6 +213,7 @@ pub(super) fn causes(
     verdict: RunVerdict,
     ev: &RunEvidence<'_>,
     health: Option<&Health>,
+    run: Option<(&crate::run_collectives::CollectivesCheck, Option<&super::TraceComparison>)>,
 ) -> Found {
     let expected = e.step_s.as_secs();
     let expected_busbw = model_peak_busbw_gbs(s);
@@ -313,6 +314,9 @@ pub(super) fn causes(
     if let Some(h) = health {
         nccl_tests_evidence(s, measured, h, &mut causes, &mut ruled, &mut evidence);
     }
+    if let Some((check, trace)) = run {
+        super::collectives::weigh(s, measured, check, trace, &mut causes, &mut ruled, &mut evidence);
+    }
 
     // A cause is ruled out by the figures only when even its slowest step, with the model's own spread on top
     // (the high end of what reads as expected, as a share of the expected step), cannot reach the measured one.
@@ -371,7 +375,7 @@ pub(super) fn causes(
     causes.sort_by(|a, b| {
         (b.status == CONFIRMED).cmp(&(a.status == CONFIRMED)).then_with(|| distance(a).total_cmp(&distance(b)))
     });
-    if s.participants() > 1 && measured > expected {
+    if s.participants() > 1 && measured > expected && !causes.iter().any(|c| c.id == "straggler") {
         let straggler = straggler(e, measured);
         let at = causes.iter().position(|c| c.status != CONFIRMED && distance(c) > FITS.ln()).unwrap_or(causes.len());
         causes.insert(at, straggler);

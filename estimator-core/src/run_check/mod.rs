@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 mod causes;
+mod collectives;
 
 use crate::collective::model_peak_busbw_gbs;
 use crate::fabric::Fabric;
@@ -24,6 +25,7 @@ use crate::scenario::{ComputeInput, Field, Scenario, ScenarioError, range};
 use crate::step::{StepEstimate, estimate_step};
 
 pub use causes::{RuledOut, RunCause};
+pub use collectives::TraceComparison;
 
 /// The verdict on a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -210,6 +212,13 @@ pub struct RunEvidence<'a> {
     pub summary: Option<&'a Summary>,
     /// A nccl-tests run on the same nodes.
     pub nccl_tests: Option<&'a NcclTestsRun>,
+    /// The run's own collectives: NCCL Inspector records or a PyTorch profiler trace's NCCL kernels (several
+    /// ranks' merged).
+    pub calls: Option<&'a crate::run_collectives::Calls>,
+    /// A PyTorch profiler trace's steps: the communication measured per step.
+    pub trace: Option<&'a crate::import::trace::TraceSteps>,
+    /// The profile of the cluster's own runs, for its floors (its correction is the scenario's already).
+    pub profile: Option<&'a crate::calibrate::Profile>,
 }
 
 /// The check of one run. Keys are the JSON contract of `probe-cli check-run --json`.
@@ -275,6 +284,12 @@ pub struct RunCheck {
     pub evidence: Vec<String>,
     /// A nccl-tests run given as evidence, judged on the same hardware.
     pub nccl_tests: Option<Health>,
+    /// The run's own collectives, judged per communicator and size band (with `--trace` or `--inspector`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub collectives: Option<crate::run_collectives::CollectivesCheck>,
+    /// A trace's communication per step against the model's (with `--trace`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceComparison>,
     /// The expected step and its parts.
     pub step: StepEstimate,
 }
@@ -346,7 +361,10 @@ pub fn check_run(s: &Scenario, measured: &MeasuredStep, ev: RunEvidence<'_>) -> 
     let nccl_tests = ev
         .nccl_tests
         .and_then(|run| health::judge(s, run, health::Evidence { log: ev.log, topo: ev.topo, summary: ev.summary }));
-    let found = causes::causes(s, &e, m, verdict, &ev, nccl_tests.as_ref());
+    let collectives = ev.calls.filter(|c| !c.calls.is_empty()).map(|c| crate::run_collectives::judge(s, c, ev.profile));
+    let trace = ev.trace.filter(|t| !t.steps.is_empty()).map(|t| TraceComparison::new(t, &e));
+    let found =
+        causes::causes(s, &e, m, verdict, &ev, nccl_tests.as_ref(), collectives.as_ref().map(|c| (c, trace.as_ref())));
     let compute = e.compute_s.as_secs();
     let bubble = e.bubble_s.as_secs();
     let wait = e.rank_wait_s.as_secs();
@@ -376,6 +394,8 @@ pub fn check_run(s: &Scenario, measured: &MeasuredStep, ev: RunEvidence<'_>) -> 
         cannot_tell: found.cannot_tell,
         evidence: found.evidence,
         nccl_tests,
+        collectives,
+        trace,
         step: e,
     };
     check.headline = headline(&check);
