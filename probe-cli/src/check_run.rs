@@ -12,6 +12,7 @@ use crate::cli::CheckRunArgs;
 use crate::evidence::{Evidences, Offered, pick};
 use crate::outcome::{Failure, Outcome};
 use crate::output::{diag, print_json, print_text};
+use crate::run_records::RunRecords;
 use crate::scenario::{job_input, profiled, usage};
 
 /// `check-run --json`: the check, flat, with the scenario and the measurement it was given.
@@ -38,17 +39,38 @@ const ONE_RUN: &str = "check-run checks one run";
 /// Runs `check-run`. A run as expected is a clean outcome (exit 0); a slower or faster one is a finding (exit 1,
 /// after the check is printed).
 pub fn check(a: &CheckRunArgs) -> Result<Outcome, Failure> {
-    let job = job_input(&a.job, &a.nodes, ComputeInput::Given { ms: a.compute_ms })?;
+    let records = RunRecords::read(a)?;
+    let compute_ms = match (a.compute_ms, records.steps().and_then(|t| t.median_compute_s)) {
+        (Some(ms), _) => ms,
+        (None, Some(t)) => t * 1000.0,
+        (None, None) => {
+            return Err(Failure::Usage(
+                "--compute-ms: give the run's own step on one node (or a --trace with ProfilerStep#N steps, whose \
+                 steps less their exposed communication are the compute)"
+                    .to_string(),
+            ));
+        }
+    };
+    let job = job_input(&a.job, &a.nodes, ComputeInput::Given { ms: compute_ms })?;
     let s = Scenario::new(job.input).map_err(|e| usage(&e))?;
     let (s, profile) = profiled(s, &a.nodes.cluster)?;
+    let no_measurement =
+        a.measured_step_s.is_none() && a.measured_tokens_per_s.is_none() && a.measured_samples_per_s.is_none();
+    let trace_step = records.steps().and_then(|t| t.median_step_s).filter(|_| no_measurement);
     let run = RunInput {
-        measured_step_s: a.measured_step_s,
+        measured_step_s: a.measured_step_s.or(trace_step),
         measured_tokens_per_s: a.measured_tokens_per_s,
         tokens_per_step: a.tokens_per_step,
         measured_samples_per_s: a.measured_samples_per_s,
         samples_per_step: a.samples_per_step,
     };
-    let measured = run.step(&s).map_err(|e| usage(&e))?;
+    let mut measured = run.step(&s).map_err(|e| usage(&e))?;
+    if let (Some(_), Some(t)) = (trace_step, records.steps()) {
+        measured.from = format!(
+            "the trace's median step over {} (ProfilerStep#N on the CPU)",
+            human::plural(t.steps.len() as u64, "step")
+        );
+    }
     let attached = match job.report {
         Some((path, value)) => Evidences::attached(&path, value),
         None => Evidences::default(),
@@ -58,12 +80,13 @@ pub fn check(a: &CheckRunArgs) -> Result<Outcome, Failure> {
     let embedded = Offered(given.embedded_log.into_iter().collect());
     let log = pick([given.log, embedded, attached.log], "NCCL logs", ONE_RUN)?;
     let topo = pick([given.topo, attached.topo], "nvidia-smi topo -m outputs", ONE_RUN)?;
-    let files: Vec<String> =
+    let mut files: Vec<String> =
         [nccl_tests.as_ref().map(|r| &r.from), log.as_ref().map(|l| &l.from), topo.as_ref().map(|t| &t.from)]
             .into_iter()
             .flatten()
             .cloned()
             .collect();
+    files.extend(records.from.iter().cloned());
     if let Some(r) = &nccl_tests
         && r.value.rows.is_empty()
     {
@@ -78,6 +101,9 @@ pub fn check(a: &CheckRunArgs) -> Result<Outcome, Failure> {
         topo: topo.as_ref().map(|t| &t.value),
         summary: job.summary.as_ref(),
         nccl_tests: nccl_tests.as_ref().map(|r| &r.value),
+        calls: records.calls.as_ref(),
+        trace: records.steps(),
+        profile: a.nodes.cluster.profile.as_deref().map(crate::scenario::load_profile).transpose()?,
     };
     for w in s.warnings() {
         diag(&format!("warning: {w}"));
@@ -151,8 +177,62 @@ fn text(c: &RunCheck, s: &Scenario, files: &[String]) -> String {
             let _ = writeln!(t, "  {e}");
         }
     }
+    if let Some(cc) = &c.collectives {
+        collectives_text(&mut t, cc);
+    }
+    if let Some(tc) = &c.trace {
+        let sec = |x: Option<f64>| x.map_or_else(|| "?".to_string(), |v| human::secs(estimator_core::Seconds::new(v)));
+        let _ = writeln!(t, "\nThe trace's steps (median of {}):", human::plural(tc.steps as u64, "step"));
+        let _ = writeln!(
+            t,
+            "  communication   measured {} = exposed {} + hidden {}; the model's {} = exposed {} + hidden {}",
+            sec(tc.comm_s),
+            sec(tc.exposed_comm_s),
+            sec(tc.hidden_comm_s),
+            sec(Some(tc.expected_comm_s)),
+            sec(Some(tc.expected_exposed_comm_s)),
+            sec(Some(tc.expected_comm_s - tc.expected_exposed_comm_s)),
+        );
+        let _ = writeln!(
+            t,
+            "  step            {} (on the CPU); compute {} (the step less its exposed communication)",
+            sec(tc.step_s),
+            sec(tc.compute_s)
+        );
+    }
     if !files.is_empty() {
         let _ = writeln!(t, "From: {}", files.join(", "));
     }
     t
+}
+
+/// The run's collectives per communicator: the verdict, then each size band's figures.
+fn collectives_text(t: &mut String, cc: &estimator_core::run_collectives::CollectivesCheck) {
+    use estimator_core::run_collectives::size_label;
+    let _ =
+        writeln!(t, "\nThe run's collectives against the model (bus bandwidth per GPU, as nccl-tests computes it):");
+    for g in &cc.groups {
+        let _ = writeln!(t, "  [{}] {}", g.verdict.name(), g.text);
+        for b in &g.bands {
+            let _ = writeln!(
+                t,
+                "      {:>9} to {:<9} {:>6} calls, median {:>9}: measured {:>8} GB/s, expected {:>8} GB/s ({}), floor {} GB/s [{}]",
+                size_label(b.from_bytes),
+                b.to_bytes.map_or_else(|| "up".to_string(), size_label),
+                b.calls,
+                size_label(b.median_bytes),
+                human::num(b.measured_busbw_gbs, 1),
+                human::num(b.expected_busbw_gbs, 1),
+                human::pct(b.ratio),
+                human::num(b.floor_busbw_gbs, 1),
+                b.status.name()
+            );
+        }
+    }
+    if let Some(st) = &cc.straggler {
+        let _ = writeln!(t, "  Straggler: {}", st.text);
+    }
+    for l in &cc.limits {
+        let _ = writeln!(t, "  Note: {l}");
+    }
 }

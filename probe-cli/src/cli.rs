@@ -312,9 +312,19 @@ pub struct CheckRunArgs {
     /// Which run of a nccl-tests file that holds several is the evidence: its number from 1 or `last`
     #[arg(long, value_name = "K|last", value_parser = parse_run_choice)]
     pub run: Option<RunChoice>,
-    /// The run's own step on one node (or one GPU) for the same per-GPU work, milliseconds: the compute.
+    /// The run's own step on one node (or one GPU) for the same per-GPU work, milliseconds: the compute. With
+    /// --trace and without it: the trace's median step less its exposed communication.
     #[arg(long, allow_negative_numbers = true, value_name = "MS")]
-    pub compute_ms: f64,
+    pub compute_ms: Option<f64>,
+    /// The run's NCCL Inspector dumps (NCCL's profiler plugin): a file, or the directory of its
+    /// `<host>-pid<pid>.log` files; the collectives are judged per communicator against the model.
+    #[arg(long, value_name = "DIR|FILE")]
+    pub inspector: Vec<std::path::PathBuf>,
+    /// A PyTorch profiler trace of the run (torch.profiler's JSON, gzip or not), one per rank: the NCCL kernels
+    /// judged per process group, the communication exposed and hidden per step, and with several ranks the
+    /// straggler. Without a measurement flag, the trace's median step is the measured one.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Vec<std::path::PathBuf>,
     /// The step measured on the nodes, seconds.
     #[arg(long, allow_negative_numbers = true, value_name = "S")]
     pub measured_step_s: Option<f64>,

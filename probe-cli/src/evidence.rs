@@ -58,7 +58,10 @@ impl Evidences {
             Imported::NcclTests(value) => self.run.0.push(Sourced { value, from }),
             Imported::NcclLog(value) => self.log.0.push(Sourced { value, from }),
             Imported::NvidiaSmiTopo(value) => self.topo.0.push(Sourced { value, from }),
-            Imported::Ibstat { .. } | Imported::IbvDevinfo { .. } => return false,
+            Imported::Ibstat { .. }
+            | Imported::IbvDevinfo { .. }
+            | Imported::NcclInspector(_)
+            | Imported::PytorchTrace(_) => return false,
         }
         true
     }
@@ -107,8 +110,9 @@ impl Evidences {
             }
             if !given.add(imported, from.clone()) {
                 diag(&format!(
-                    "warning: {from}: not evidence {command} reads (it reads nccl-tests output, an NCCL_DEBUG=INFO \
-                     log and nvidia-smi topo -m); left out"
+                    "warning: {from}: not evidence {command} reads here (it reads nccl-tests output, an \
+                     NCCL_DEBUG=INFO log and nvidia-smi topo -m; check-run takes a trace with --trace and Inspector \
+                     dumps with --inspector); left out"
                 ));
             }
         }

@@ -40,6 +40,10 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 /// Reads one tool output and recognises its kind: the text (for what a reader may look at again) and what it holds,
 /// or why not.
 pub fn read_tool_output(path: &Path) -> Result<(String, Imported), String> {
+    // A PyTorch profiler trace (gzip or JSON) streams through its reader: it may be far larger than a tool output.
+    if path != Path::new("-") && looks_like_trace(path) {
+        return crate::run_records::read_trace(path).map(|t| (String::new(), Imported::PytorchTrace(Box::new(t))));
+    }
     let text = read_text(path)?;
     // A large file (a sweep's log) takes a second or more: say so before, and how long it took after.
     let large = text.len() >= PROGRESS_BYTES;
@@ -55,6 +59,16 @@ pub fn read_tool_output(path: &Path) -> Result<(String, Imported), String> {
         Some(imported) => Ok((text, imported)),
         None => Err(NOT_RECOGNISED.to_string()),
     }
+}
+
+/// Whether a file starts as gzip or as a trace's JSON (its first 64 KiB).
+fn looks_like_trace(path: &Path) -> bool {
+    let Ok(f) = std::fs::File::open(path) else { return false };
+    let mut head = Vec::with_capacity(64 << 10);
+    if f.take(64 << 10).read_to_end(&mut head).is_err() {
+        return false;
+    }
+    head.starts_with(&[0x1f, 0x8b]) || import::trace::looks_like(&String::from_utf8_lossy(&head))
 }
 
 /// Inputs from this size on get a progress line on stderr: about a second of reading on a slow core.

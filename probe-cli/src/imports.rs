@@ -240,6 +240,59 @@ fn describe(r: &FileResult) -> String {
                 );
             }
         }
+        Imported::NcclInspector(d) => {
+            let _ = writeln!(t, ": {}", d.describe());
+            for c in &d.calls.comms {
+                let n = d
+                    .calls
+                    .calls
+                    .iter()
+                    .filter(|x| d.calls.comms.get(x.comm as usize).is_some_and(|k| k.id == c.id))
+                    .count();
+                let _ = writeln!(
+                    t,
+                    "  communicator {}{}: {} ranks{}, {n} records",
+                    c.id,
+                    c.label.as_ref().map_or(String::new(), |l| format!(" ({l})")),
+                    c.ranks,
+                    c.nodes.map_or(String::new(), |k| format!(" on {}", human::plural(u64::from(k), "node")))
+                );
+            }
+            for p in d.calls.coverage.iter().chain(&d.problems) {
+                let _ = writeln!(t, "  note: {p}");
+            }
+        }
+        Imported::PytorchTrace(tr) => {
+            let _ = writeln!(t, ": {}", tr.describe());
+            for c in &tr.calls.comms {
+                let _ = writeln!(
+                    t,
+                    "  process group {}{}: {} ranks{}",
+                    c.id,
+                    c.label.as_ref().map_or(String::new(), |l| format!(" ({l})")),
+                    c.ranks,
+                    if c.members.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", ranks {:?}", &c.members[..c.members.len().min(8)])
+                    }
+                );
+            }
+            if let (Some(step), Some(exposed), Some(hidden)) =
+                (tr.steps.median_step_s, tr.steps.median_exposed_comm_s, tr.steps.median_hidden_comm_s)
+            {
+                let _ = writeln!(
+                    t,
+                    "  per step (median): {} on the CPU; NCCL kernels {} exposed, {} hidden behind compute",
+                    human::secs(estimator_core::Seconds::new(step)),
+                    human::secs(estimator_core::Seconds::new(exposed)),
+                    human::secs(estimator_core::Seconds::new(hidden))
+                );
+            }
+            for p in tr.calls.coverage.iter().chain(&tr.problems) {
+                let _ = writeln!(t, "  note: {p}");
+            }
+        }
         Imported::Ibstat { adapters } | Imported::IbvDevinfo { adapters } => {
             let _ = writeln!(t, ", {} adapters", adapters.len());
             for a in adapters {

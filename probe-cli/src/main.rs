@@ -41,6 +41,7 @@ mod pairs;
 mod plan;
 mod recipe;
 mod report;
+mod run_records;
 mod scenario;
 mod shell;
 mod thresholds;

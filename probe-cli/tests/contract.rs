@@ -204,6 +204,32 @@ fn check_run_json_keys_match_their_snapshots() {
     assert_keys("check-run", &v);
 }
 
+/// The run's own records: a trace (its step and compute taken from it) and the Inspector's dumps.
+#[test]
+fn check_run_with_the_runs_records_keeps_its_keys() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data");
+    let job = ["check-run", "--nodes", "4", "--tp", "8", "--json"];
+    let v = document(
+        cli().args(job).args(HARDWARE).args(["--trace", &format!("{root}/traces/slow-network-rank0.json")]),
+        1,
+    );
+    assert_eq!(v["verdict"], "slower-than-expected", "{}", v["headline"]);
+    assert_eq!(v["collectives"]["groups"][0]["verdict"], "slow", "{}", v["collectives"]);
+    assert!(v["trace"]["exposed_comm_s"].is_number() && v["compute_s"].is_number(), "{}", v["trace"]);
+    assert_keys("check-run-trace", &v);
+    let v = document(
+        cli()
+            .args(job)
+            .args(HARDWARE)
+            .args(["--compute-ms", "90", "--measured-step-s", "0.11"])
+            .args(["--inspector", &format!("{root}/inspector/healthy")]),
+        0,
+    );
+    assert_eq!(v["verdict"], "as-expected", "{}", v["headline"]);
+    assert!(v["collectives"]["groups"].as_array().is_some_and(|g| g.iter().all(|g| g["verdict"] == "as-expected")));
+    assert_keys("check-run-inspector", &v);
+}
+
 #[test]
 fn plan_json_keys_match_their_snapshots() {
     let dir = temp("plan");
