@@ -20,3 +20,9 @@ cp tests/fixtures/nodes/*.json probe-cli/tests/golden/hosts.txt fuzz/corpus/reci
 # profile: the outputs calibrate reads (profiles themselves come from running calibrate on them).
 mkdir -p fuzz/corpus/profile
 cp tests/data/pairs/none/node01_node0*.txt tests/data/nccl-tests/raw/*.txt fuzz/corpus/profile/
+# trace: PyTorch profiler traces (a slice of the generated one keeps the corpus small); inspector: the dumps.
+mkdir -p fuzz/corpus/trace fuzz/corpus/inspector
+cp tests/data/traces/kineto-docs-before-fix-trace.json tests/data/traces/tbplugin-distributed-nccl-worker0.json fuzz/corpus/trace/
+head -c 20000 tests/data/traces/healthy-rank0.json > fuzz/corpus/trace/healthy-head.json
+cp tests/data/inspector/*.json* fuzz/corpus/inspector/
+head -n 20 tests/data/inspector/slow-network/node01-pid4008.log > fuzz/corpus/inspector/slow-head.log
