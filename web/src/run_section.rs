@@ -132,7 +132,10 @@ pub fn check(query: &str, log: Option<&NcclLog>, topo: Option<&Topology>) -> Res
         }
     };
     let m = run.step(&s).map_err(|e| format!("{}: {}", label(e.field), e.reason))?;
-    Ok(Some((f.side, check_run(&s, &m, RunEvidence { log, topo, summary: None, nccl_tests: None }))))
+    Ok(Some((
+        f.side,
+        check_run(&s, &m, RunEvidence { log, topo, summary: None, nccl_tests: None, ..RunEvidence::default() }),
+    )))
 }
 
 /// The section's form, with the values of the query.
