@@ -145,7 +145,7 @@ pub fn looks_like(head: &str) -> bool {
 }
 
 /// A reader over several files' records, one file at a time ([`InspectorReader::add`]).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct InspectorReader {
     dump: InspectorDump,
     /// The last header of the file being read: `v4.3` writes it on a marker line, and the records after it inherit

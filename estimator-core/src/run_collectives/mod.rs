@@ -384,6 +384,9 @@ pub struct GroupCheck {
     pub bands: Vec<BandCheck>,
     /// By size, for a chart.
     pub sizes: Vec<SizePoint>,
+    /// The model's bus bandwidth for this communicator at every power of two from 8 times under the smallest size
+    /// measured to twice the largest (at most 32 sizes), GB/s: the curve the measured sizes are drawn against.
+    pub model_curve: Vec<(f64, f64)>,
     /// The verdict.
     pub verdict: GroupVerdict,
     /// The verdict in a sentence, with its figure.
@@ -536,6 +539,7 @@ pub fn judge(s: &Scenario, calls: &Calls, profile: Option<&Profile>) -> Collecti
             });
         }
         let sizes = size_points(list, ranks, &mut ex, ci, op);
+        let model_curve = curve(&sizes, &mut ex, ci, op);
         let verdict = verdict(&bands);
         let text = group_text(comm, op, &shape, &bands, verdict);
         groups.push(GroupCheck {
@@ -548,6 +552,7 @@ pub fn judge(s: &Scenario, calls: &Calls, profile: Option<&Profile>) -> Collecti
             time_s,
             bands,
             sizes,
+            model_curve,
             verdict,
             text,
         });
@@ -612,6 +617,22 @@ fn size_points(list: &[&Call], ranks: u32, ex: &mut Expect<'_>, ci: usize, op: O
                 measured_busbw_gbs: median(v.iter().map(|c| c.busbw_gbs(ranks)).collect()).unwrap_or(0.0),
                 expected_busbw_gbs: ex.at(ci, op, bytes).0,
             }
+        })
+        .collect()
+}
+
+/// The model's curve around the measured sizes.
+fn curve(sizes: &[SizePoint], ex: &mut Expect<'_>, ci: usize, op: Op) -> Vec<(f64, f64)> {
+    let logs = sizes.iter().filter(|p| p.bytes >= 1.0).map(|p| p.bytes.log2());
+    let (lo, hi) = logs.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    if !lo.is_finite() {
+        return Vec::new();
+    }
+    let (from, to) = ((lo.floor() - 3.0).max(0.0) as i32, (hi.ceil() + 1.0).min(50.0) as i32);
+    (from..=to.min(from + 31))
+        .map(|k| {
+            let b = 2f64.powi(k);
+            (b, ex.at(ci, op, b).0)
         })
         .collect()
 }
