@@ -84,6 +84,47 @@ export function start(request) {
         });
     }
   });
+  // The run's own records (traces, Inspector dumps): each file read as a stream of text, gzip through the browser's
+  // DecompressionStream, and sent in chunks of about 4 MB, one request at a time: a large trace is never held whole,
+  // here or in the worker. The worker keeps what it read until the next selection.
+  const CHUNK = 4 << 20;
+  async function sendChunk(chunk) {
+    const r = await request({ "run-records": chunk }, "markup");
+    const status = document.getElementById("run-records");
+    if (status) status.innerHTML = r.html;
+  }
+  async function sendRecords(files) {
+    let reset = true;
+    // No file chosen (the selection cleared): the records read before are dropped.
+    if (!files.length) await sendChunk({ name: "", chunk: "", reset, first: false, last: false });
+    for (const file of files) {
+      let stream = file.stream();
+      const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+      if (head[0] === 0x1f && head[1] === 0x8b) stream = stream.pipeThrough(new DecompressionStream("gzip"));
+      const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+      let first = true;
+      let text = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (value) text += value;
+        if (text.length < CHUNK && !done) continue;
+        await sendChunk({ name: file.name, chunk: text, reset, first, last: done });
+        reset = false;
+        first = false;
+        text = "";
+        if (done) break;
+      }
+    }
+    refresh("run");
+  }
+  document.addEventListener("change", (e) => {
+    const input = e.target;
+    if (input.id !== "run-files") return;
+    sendRecords([...input.files]).catch((err) => {
+      const status = document.getElementById("run-records");
+      if (status) status.textContent = "The files could not be read: " + err.message.replace(/\.$/, "") + ".";
+    });
+  });
   // Any change of the page (a scenario, a section) redraws both results.
   window.addEventListener("rdma-url", () => {
     refresh("run");

@@ -552,6 +552,49 @@ async fn sections(c: &Client, server: &StaticServer) -> Result<(), String> {
     let url = js(c, "return location.search;").await?;
     let url = url.as_str().unwrap_or_default().to_string();
     assert!(url.contains("run.side=b") && url.contains("run.measured=1.05"), "{url}");
+    // The run's own records: a trace of a run whose network is slow, on scenario B set to its job (4 nodes of
+    // 8 H100 over 8 x 400G InfiniBand, TP 8): the data-parallel communicator reads slow, the tensor-parallel one as
+    // expected, each drawn against the model; the trace's steps stand in for the blank compute and measurement.
+    let (nodes, tp) = (value_of(c, "b-nodes").await?, value_of(c, "b-tp").await?);
+    set_input(c, "b-nodes", "4").await?;
+    set_input(c, "b-tp", "8").await?;
+    js(c, "document.getElementById('run-check').scrollIntoView(); return null;").await?;
+    set_input(c, "run-compute", "").await?;
+    set_input(c, "run-measured", "").await?;
+    let trace = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/traces/slow-network-rank0.json");
+    let input = c.find(Locator::Id("run-files")).await.map_err(|e| e.to_string())?;
+    input.send_keys(&trace.display().to_string()).await.map_err(|e| e.to_string())?;
+    let read = wait_text(c, "run-records-read", |t| t.contains("PyTorch profiler trace, rank 0 of 32")).await?;
+    assert!(read.contains("3 steps"), "{read}");
+    if let Err(e) = wait_js(c, "return !!document.querySelector('#run-collectives tr[data-verdict=\"slow\"]');").await {
+        let shown = js(c, "return document.getElementById('run-result').textContent.slice(0, 1500);").await?;
+        return Err(format!("{e}; Check a run shows: {shown}"));
+    }
+    let groups = text_of(c, "run-groups").await?;
+    assert!(
+        groups.contains("slow: the all_reduce on dp") && groups.contains("as-expected: the all_reduce on tp"),
+        "{groups}"
+    );
+    c.find(Locator::Css("#run-curve-0 svg")).await.map_err(|e| e.to_string())?;
+    let verdict = text_of(c, "run-verdict").await?;
+    assert!(verdict.contains("Slower than expected"), "{verdict}");
+    let causes = text_of(c, "run-causes").await?;
+    assert!(causes.contains("fabric-slow (possible): the network is slow: the all_reduce on dp"), "{causes}");
+    assert!(text_of(c, "run-trace").await?.contains("exposed"));
+    let violations = accessibility_violations(c, &axe_source()?).await?;
+    assert!(violations.is_empty(), "axe-core with the run's records: {violations:#?}");
+    fit_height(c, 1280).await?;
+    save_screenshot(c, "run-records.png").await?;
+    c.set_window_size(1280, 800).await.map_err(|e| e.to_string())?;
+    // Cleared: the records are dropped, and the check is the step's again.
+    js(c, "const i = document.getElementById('run-files'); i.value = ''; i.dispatchEvent(new Event('change', {bubbles: true})); return null;").await?;
+    set_input(c, "b-nodes", &nodes).await?;
+    set_input(c, "b-tp", &tp).await?;
+    js(c, "document.getElementById('run-check').scrollIntoView(); return null;").await?;
+    set_input(c, "run-compute", "1000").await?;
+    set_input(c, "run-measured", "1.05").await?;
+    wait_text(c, "run-verdict", |t| t.contains("Verdict: As expected")).await?;
+    wait_js(c, "return !document.getElementById('run-collectives');").await?;
 
     // Plan a rental: 100B tokens of scenario A's job, a price for two offers; a row fills scenario B.
     js(c, "document.getElementById('rental-plan').scrollIntoView(); return null;").await?;

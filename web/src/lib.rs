@@ -22,6 +22,8 @@ pub mod protocol;
 pub mod render;
 pub mod report;
 pub mod result;
+pub mod run_records;
+pub mod run_records_view;
 pub mod run_section;
 pub mod section_form;
 pub mod share;

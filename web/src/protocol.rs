@@ -58,6 +58,23 @@ pub enum Request {
         /// The form only.
         form: bool,
     },
+    /// "Check a run": a chunk of the text of one of the run's own records (a PyTorch profiler trace, NCCL
+    /// Inspector records), as the page reads the file; the reply is what has been read so far.
+    RunRecords {
+        /// The file's name.
+        name: String,
+        /// This chunk of its text.
+        chunk: String,
+        /// A new selection starts: what was read before is dropped.
+        #[serde(default)]
+        reset: bool,
+        /// The file's first chunk.
+        #[serde(default)]
+        first: bool,
+        /// Its last chunk.
+        #[serde(default)]
+        last: bool,
+    },
     /// "Plan a rental": its form, or its result.
     Plan {
         /// The form only.
@@ -187,6 +204,9 @@ pub fn answer(query: &str, request: Request) -> Reply {
         Request::Run { form: true } => Reply::Markup { html: crate::run_section::form(query) },
         Request::Run { form: false } => {
             Reply::Markup { html: report::with_evidence(|log, topo| crate::run_section::result(query, log, topo)) }
+        }
+        Request::RunRecords { name, chunk, reset, first, last } => {
+            Reply::Markup { html: crate::run_records::chunk(&name, &chunk, reset, first, last) }
         }
         Request::Plan { form: true } => Reply::Markup { html: crate::plan_section::form(query) },
         Request::Plan { form: false } => Reply::Markup { html: crate::plan_section::result(query) },

@@ -7,9 +7,11 @@
 //! per step, tokens per second or samples per second) and `run.per_step` (tokens or samples per step; blank: the
 //! scenario's for tokens). The NCCL log and `nvidia-smi topo -m` loaded last in "Your node" are evidence.
 
+use estimator_core::import::trace::TraceSteps;
 use estimator_core::import::{NcclLog, Topology};
 use estimator_core::quantity::{parse_count, parse_time};
 use estimator_core::run_check::{RunCheck, RunEvidence, RunInput, RunVerdict, check_run};
+use estimator_core::run_collectives::Calls;
 use estimator_core::{ComputeInput, Field, Scenario, Seconds, human};
 
 use crate::html;
@@ -72,9 +74,9 @@ impl RunForm {
         f
     }
 
-    /// Whether the user has started: a compute and a measurement given.
-    pub fn filled(&self) -> bool {
-        !self.compute_ms.trim().is_empty() && !self.measured.trim().is_empty()
+    /// Whether the user has started: a compute and a measurement given (or a trace's steps to take them from).
+    pub fn filled(&self, steps: bool) -> bool {
+        steps || (!self.compute_ms.trim().is_empty() && !self.measured.trim().is_empty())
     }
 }
 
@@ -99,10 +101,23 @@ fn time(label: &str, text: &str, bare: f64) -> Result<f64, String> {
     parse_time(text, bare).map_err(|e| format!("{label}: {e}"))
 }
 
-/// The check of the form's run on its scenario, or why there is none: `Ok(None)` before the user has started.
+/// The check of the form's run on its scenario, or why there is none: `Ok(None)` before the user has started. The
+/// run's own records loaded in the section are evidence; a trace's steps give the compute and the measurement when
+/// they are left blank.
 pub fn check(query: &str, log: Option<&NcclLog>, topo: Option<&Topology>) -> Result<Option<(Side, RunCheck)>, String> {
+    crate::run_records::with(|calls, steps| check_with(query, log, topo, calls, steps))
+}
+
+fn check_with(
+    query: &str,
+    log: Option<&NcclLog>,
+    topo: Option<&Topology>,
+    calls: Option<&Calls>,
+    steps: Option<&TraceSteps>,
+) -> Result<Option<(Side, RunCheck)>, String> {
     let f = RunForm::from_query(query);
-    if !f.filled() {
+    let steps = steps.filter(|t| t.median_step_s.is_some());
+    if !f.filled(steps.is_some()) {
         return Ok(None);
     }
     let (state, _) = PageState::from_query(query);
@@ -111,31 +126,37 @@ pub fn check(query: &str, log: Option<&NcclLog>, topo: Option<&Topology>) -> Res
     if !errors.is_empty() {
         return Err(format!("Scenario {}'s inputs do not read: fix them above.", f.side.label()));
     }
-    let compute = time(label(Field::ComputeMs), &f.compute_ms, 1e-3)? * 1e3;
+    let compute = match (f.compute_ms.trim().is_empty(), steps.and_then(|t| t.median_compute_s)) {
+        (true, Some(t)) => t * 1e3,
+        _ => time(label(Field::ComputeMs), &f.compute_ms, 1e-3)? * 1e3,
+    };
     input.compute = ComputeInput::Given { ms: compute };
     let s = Scenario::new(input).map_err(|e| match e.field {
         Field::ComputeMs => format!("{}: {}", label(e.field), e.reason),
         _ => format!("Scenario {}: {e}", f.side.label()),
     })?;
-    let measured = match f.by {
-        By::Step => time(label(Field::MeasuredStepS), &f.measured, 1.0)?,
-        By::Tokens | By::Samples => number(label(Field::MeasuredStepS), &f.measured)?,
+    let from_trace = f.measured.trim().is_empty();
+    let measured = match (from_trace, steps.and_then(|t| t.median_step_s), f.by) {
+        (true, Some(t), _) => t,
+        (_, _, By::Step) => time(label(Field::MeasuredStepS), &f.measured, 1.0)?,
+        (_, _, By::Tokens | By::Samples) => number(label(Field::MeasuredStepS), &f.measured)?,
     };
     let per_step = if f.per_step.trim().is_empty() { None } else { Some(number("Per step", &f.per_step)?) };
-    let run = match f.by {
-        By::Step => RunInput { measured_step_s: Some(measured), ..RunInput::default() },
-        By::Tokens => {
+    let run = match (from_trace, f.by) {
+        (true, _) | (false, By::Step) => RunInput { measured_step_s: Some(measured), ..RunInput::default() },
+        (false, By::Tokens) => {
             RunInput { measured_tokens_per_s: Some(measured), tokens_per_step: per_step, ..RunInput::default() }
         }
-        By::Samples => {
+        (false, By::Samples) => {
             RunInput { measured_samples_per_s: Some(measured), samples_per_step: per_step, ..RunInput::default() }
         }
     };
-    let m = run.step(&s).map_err(|e| format!("{}: {}", label(e.field), e.reason))?;
-    Ok(Some((
-        f.side,
-        check_run(&s, &m, RunEvidence { log, topo, summary: None, nccl_tests: None, ..RunEvidence::default() }),
-    )))
+    let mut m = run.step(&s).map_err(|e| format!("{}: {}", label(e.field), e.reason))?;
+    if from_trace && let Some(t) = steps {
+        m.from = format!("the trace's median step over {}", human::plural(t.steps.len() as u64, "step"));
+    }
+    let ev = RunEvidence { log, topo, calls, trace: steps, ..RunEvidence::default() };
+    Ok(Some((f.side, check_run(&s, &m, ev))))
 }
 
 /// The section's form, with the values of the query.
@@ -173,6 +194,13 @@ pub fn form(query: &str) -> Html {
         &f.per_step,
     );
     h.push_static("</div>");
+    h.push_static(
+        "<p class=\"sec-files\"><label for=\"run-files\">The run's own records (optional): PyTorch profiler traces, \
+         one per rank (<code>.json</code> or <code>.json.gz</code>), or NCCL Inspector's <code>.log</code> files. \
+         A trace's steps stand in for a blank compute and measurement.</label> <input type=\"file\" \
+         id=\"run-files\" multiple accept=\".json,.gz,.jsonl,.log\"></p><div id=\"run-records\" \
+         aria-live=\"polite\"></div>",
+    );
     h.push_static("<div id=\"run-result\" aria-live=\"polite\"></div>");
     h
 }
@@ -186,7 +214,10 @@ fn secs(t: f64) -> String {
 pub fn result(query: &str, log: Option<&NcclLog>, topo: Option<&Topology>) -> Html {
     let c = match check(query, log, topo) {
         Ok(None) => {
-            return Html::from_static("<p class=\"fine\">Fill the compute and the measurement to check a run.</p>");
+            return Html::from_static(
+                "<p class=\"fine\">Fill the compute and the measurement to check a run, or load a trace with its \
+                 steps.</p>",
+            );
         }
         Err(e) => {
             let mut h = Html::new();
@@ -231,6 +262,12 @@ pub fn result(query: &str, log: Option<&NcclLog>, topo: Option<&Topology>) -> Ht
     }
     for e in &c.evidence {
         html!(h, "<p class=\"fine\">Evidence: {}</p>", e);
+    }
+    if let Some(cc) = &c.collectives {
+        h.push(&crate::run_records_view::collectives(cc));
+    }
+    if let Some(t) = &c.trace {
+        h.push(&crate::run_records_view::trace(t));
     }
     h
 }

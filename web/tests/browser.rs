@@ -120,6 +120,7 @@ fn every_request() -> Vec<web::protocol::Request> {
         Request::Nodes,
         Request::Details,
         Request::Run { form: true },
+        Request::RunRecords { name: "t.json".into(), chunk: "{}".into(), reset: true, first: true, last: true },
         Request::Plan { form: false },
         Request::Fill { side: Side::A, offer: "x".into() },
     ];
@@ -131,6 +132,7 @@ fn every_request() -> Vec<web::protocol::Request> {
             | Request::Nodes
             | Request::Details
             | Request::Run { .. }
+            | Request::RunRecords { .. }
             | Request::Plan { .. }
             | Request::Fill { .. } => {}
         }
@@ -226,6 +228,7 @@ fn the_page_scripts_ask_what_the_protocol_reads() {
         ("{ [sec]: { form: false } }", "run plan"),
         ("{ [sec]: { form: true } }", "run plan"),
         ("{ fill: { side: fill.dataset.fill, offer: fill.dataset.offer } }", "fill"),
+        ("{ \"run-records\": chunk }", "run-records"),
     ];
     assert!(scripts.contains("for (const sec of [\"run\", \"plan\"])"), "sections.js's sections changed");
     let mut asked = Vec::new();

@@ -37,7 +37,7 @@ fn the_sections_pairs_survive_the_apps_own_writes() {
 fn a_run_is_checked_on_its_scenario_and_named_beside_it() {
     let q = query("run.side=b&run.compute_ms=1000&run.measured=9");
     let f = RunForm::from_query(&q);
-    assert_eq!((f.side, f.filled()), (Side::B, true));
+    assert_eq!((f.side, f.filled(false)), (Side::B, true));
     let (side, c) = run_section::check(&q, None, None).expect("reads").expect("filled");
     assert_eq!(side, Side::B);
     assert_eq!(c.verdict.name(), "slower-than-expected");
@@ -187,4 +187,43 @@ fn a_bad_plan_input_is_named() {
     assert!(err("plan.prices=id%2Cusd_per_gpu_hour%0Aaws-p5.48xlarge%2Ccheap").contains("line 2, usd_per_gpu_hour"));
     let html = plan_section::result(&query("plan.prices=%3Cimg%20src%3Dx%3E%3D1"));
     assert!(!html.contains("<img"), "{}", html.as_str());
+}
+
+/// The run's own records: a trace sent in chunks as sections.js sends it (any split), judged in the result; a file
+/// name that is markup stays text; a cleared selection drops them.
+#[wasm_bindgen_test]
+fn a_trace_sent_in_chunks_is_judged_and_its_name_stays_text() {
+    use web::run_records;
+    let trace = include_str!("../../tests/data/traces/slow-network-rank0.json");
+    let name = "<img src=x onerror=alert(1)>.json";
+    let chunks: Vec<&str> = {
+        let mut v = Vec::new();
+        let mut rest = trace;
+        while !rest.is_empty() {
+            let mut at = rest.len().min(70_001);
+            while !rest.is_char_boundary(at) {
+                at -= 1;
+            }
+            v.push(&rest[..at]);
+            rest = &rest[at..];
+        }
+        v
+    };
+    let mut status = web::html::Html::new();
+    for (i, c) in chunks.iter().enumerate() {
+        status = run_records::chunk(name, c, i == 0, i == 0, i + 1 == chunks.len());
+    }
+    assert!(status.contains("PyTorch profiler trace, rank 0 of 32"), "{}", status.as_str());
+    assert!(!status.contains("<img") && status.contains("&lt;img"), "{}", status.as_str());
+    // Scenario B on the trace's job; the compute and the step from the trace.
+    let q = query("b.nodes=4&b.tp=8&run.side=b");
+    let html = run_section::result(&q, None, None);
+    assert!(html.contains("id=\"run-collectives\"") && html.contains("data-verdict=\"slow\""), "{}", html.as_str());
+    assert!(html.contains("median step over 3 steps"), "the step from the trace: {}", html.as_str());
+    assert!(html.contains("id=\"run-curve-0\""), "a chart of measured against the model");
+    // A file that is neither kind is named, and a cleared selection drops everything.
+    let bad = run_records::chunk("notes.txt", "hello", true, true, true);
+    assert!(bad.contains("notes.txt: not a PyTorch profiler trace"), "{}", bad.as_str());
+    run_records::chunk("", "", true, false, false);
+    assert!(!run_section::result(&q, None, None).contains("run-collectives"));
 }

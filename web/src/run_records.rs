@@ -1,0 +1,173 @@
+//! "Check a run"'s own records, in the details worker: PyTorch profiler traces and NCCL Inspector dumps, sent by
+//! `static/sections.js` in text chunks as the browser reads (and, for `.gz`, decompresses) each file, so a large
+//! trace streams through the reader and is never held whole. What was read stays until the next selection.
+
+use std::cell::RefCell;
+
+use estimator_core::import::inspector::{self, InspectorDump, InspectorReader};
+use estimator_core::import::trace::{self, PytorchTrace, TraceReader, TraceSteps};
+use estimator_core::run_collectives::Calls;
+
+use crate::html;
+use crate::html::Html;
+
+/// The most text kept of one Inspector dump (its records are read once it is whole): 64 MiB.
+pub const MAX_INSPECTOR_CHARS: usize = 64 << 20;
+/// The most files in one selection.
+pub const MAX_FILES: usize = 256;
+
+enum Reading {
+    /// Not known yet: the first chunk tells.
+    Unknown,
+    Trace(Box<TraceReader>),
+    Inspector(String),
+    /// Neither: the rest of the file is skipped.
+    Refused(String),
+}
+
+struct Loading {
+    name: String,
+    reading: Reading,
+}
+
+#[derive(Default)]
+struct Records {
+    traces: Vec<(String, PytorchTrace)>,
+    inspector: Option<InspectorReader>,
+    dump: Option<InspectorDump>,
+    inspector_files: Vec<String>,
+    lines: Vec<Result<String, String>>,
+    loading: Option<Loading>,
+    calls: Option<Calls>,
+}
+
+thread_local! {
+    static RECORDS: RefCell<Records> = RefCell::new(Records::default());
+}
+
+/// One chunk of a file's text: `reset` starts a new selection (the first chunk of its first file), `first` a new
+/// file, `last` ends it. Returns the status of what has been read so far.
+pub fn chunk(name: &str, text: &str, reset: bool, first: bool, last: bool) -> Html {
+    RECORDS.with(|r| {
+        let mut r = r.borrow_mut();
+        if reset {
+            *r = Records::default();
+            if !first {
+                return Html::new();
+            }
+        }
+        if first {
+            r.loading = Some(Loading { name: name.chars().take(256).collect(), reading: Reading::Unknown });
+        }
+        if let Some(l) = r.loading.as_mut() {
+            feed(l, text);
+        }
+        if last && let Some(l) = r.loading.take() {
+            finish(&mut r, l);
+        }
+        status(&r)
+    })
+}
+
+fn feed(l: &mut Loading, text: &str) {
+    if matches!(l.reading, Reading::Unknown) {
+        let head: String = text.chars().take(64 << 10).collect();
+        l.reading = if inspector::looks_like(&head) {
+            Reading::Inspector(String::new())
+        } else if trace::looks_like(&head) {
+            Reading::Trace(Box::new(TraceReader::new()))
+        } else if text.trim().is_empty() {
+            Reading::Unknown
+        } else {
+            Reading::Refused(
+                "not a PyTorch profiler trace (torch.profiler's JSON) nor NCCL Inspector records (JSON lines with \
+                 header and coll_perf)"
+                    .to_string(),
+            )
+        };
+    }
+    match &mut l.reading {
+        Reading::Trace(t) => t.feed(text.as_bytes()),
+        Reading::Inspector(s) => {
+            if s.len() + text.len() > MAX_INSPECTOR_CHARS {
+                l.reading =
+                    Reading::Refused(format!("larger than {} MiB: not an Inspector dump", MAX_INSPECTOR_CHARS >> 20));
+            } else {
+                s.push_str(text);
+            }
+        }
+        Reading::Unknown | Reading::Refused(_) => {}
+    }
+}
+
+fn finish(r: &mut Records, l: Loading) {
+    if r.lines.len() >= MAX_FILES {
+        return;
+    }
+    let name = l.name;
+    match l.reading {
+        Reading::Trace(t) => match t.finish() {
+            Ok(t) => {
+                if let Some(rank) = t.rank
+                    && r.traces.iter().any(|(_, x)| x.rank == Some(rank))
+                {
+                    r.lines.push(Err(format!("{name}: a second trace of rank {rank}; left out")));
+                    return;
+                }
+                r.lines.push(Ok(format!("{name}: {}", t.describe())));
+                r.traces.push((name, t));
+                r.traces.sort_by_key(|(_, t)| t.rank.unwrap_or(u32::MAX));
+            }
+            Err(e) => r.lines.push(Err(format!("{name}: {e}"))),
+        },
+        Reading::Inspector(text) => {
+            let reader = r.inspector.get_or_insert_with(InspectorReader::new);
+            reader.add(&name, &text);
+            r.inspector_files.push(name.clone());
+            r.lines.push(Ok(format!("{name}: NCCL Inspector records")));
+        }
+        Reading::Refused(why) => r.lines.push(Err(format!("{name}: {why}"))),
+        Reading::Unknown => r.lines.push(Err(format!("{name}: the file is empty"))),
+    }
+    // The calls of everything read so far, merged (the Inspector's read again from its reader's copy).
+    r.dump = r.inspector.clone().and_then(|i| i.finish().ok());
+    let mut calls: Option<Calls> = None;
+    for (_, t) in &r.traces {
+        match &mut calls {
+            Some(c) => c.merge(t.calls.clone()),
+            None => calls = Some(t.calls.clone()),
+        }
+    }
+    if let Some(d) = &r.dump {
+        match &mut calls {
+            Some(c) => c.merge(d.calls.clone()),
+            None => calls = Some(d.calls.clone()),
+        }
+    }
+    r.calls = calls;
+}
+
+fn status(r: &Records) -> Html {
+    let mut h = Html::new();
+    h.push_static("<ul class=\"fine\" id=\"run-records-read\">");
+    for l in &r.lines {
+        match l {
+            Ok(t) => html!(h, "<li>{}</li>", t),
+            Err(e) => html!(h, "<li class=\"error\">{}</li>", e),
+        }
+    }
+    if let Some(l) = &r.loading {
+        html!(h, "<li>reading {} ...</li>", l.name);
+    }
+    h.push_static("</ul>");
+    h
+}
+
+/// Runs `f` with the records read: the calls of every file, merged, and the lowest rank's trace steps.
+pub fn with<T>(f: impl FnOnce(Option<&Calls>, Option<&TraceSteps>) -> T) -> T {
+    RECORDS.with(|r| {
+        let r = r.borrow();
+        let steps = r.traces.iter().map(|(_, t)| &t.steps).find(|s| !s.steps.is_empty());
+        f(r.calls.as_ref(), steps)
+    })
+}
