@@ -32,7 +32,12 @@ fn every_ranks_trace_names_the_straggler() {
     assert!(code == 0 || code == 1, "{err}");
     assert_eq!(v["collectives"]["straggler"]["rank"], 16, "{}", v["collectives"]);
     let first = &v["causes"][0];
-    assert_eq!((first["id"].as_str(), first["status"].as_str()), (Some("straggler"), Some("confirmed")), "{}", v["causes"]);
+    assert_eq!(
+        (first["id"].as_str(), first["status"].as_str()),
+        (Some("straggler"), Some("confirmed")),
+        "{}",
+        v["causes"]
+    );
     assert!(v["measured_from"].as_str().is_some_and(|m| m.contains("the trace's median step")));
 }
 
@@ -56,19 +61,18 @@ fn a_gzip_trace_reads_as_the_plain_one() {
 fn bad_records_are_refused_by_name() {
     let (code, _, err) = run(&["--trace", &path("tool-outputs/ibstat_02_l2fwd-nv-6_cx6dx_eth100.txt")]);
     assert_eq!(code, 2);
-    assert!(err.contains("--trace") && err.contains("ibstat_02") && err.contains("not a PyTorch profiler trace"), "{err}");
+    assert!(
+        err.contains("--trace") && err.contains("ibstat_02") && err.contains("not a PyTorch profiler trace"),
+        "{err}"
+    );
     let (code, _, err) = run(&["--measured-step-s", "1", "--inspector", &path("traces/healthy-rank0.json")]);
     assert_eq!(code, 2);
     assert!(err.contains("not an NCCL Inspector dump"), "{err}");
     let (code, _, err) = run(&["--measured-step-s", "1"]);
     assert_eq!(code, 2);
     assert!(err.contains("--compute-ms"), "{err}");
-    let (code, _, err) = run(&[
-        "--trace",
-        &path("traces/healthy-rank0.json"),
-        "--trace",
-        &path("traces/slow-network-rank0.json"),
-    ]);
+    let (code, _, err) =
+        run(&["--trace", &path("traces/healthy-rank0.json"), "--trace", &path("traces/slow-network-rank0.json")]);
     assert_eq!(code, 2);
     assert!(err.contains("a second trace of rank 0"), "{err}");
 }
