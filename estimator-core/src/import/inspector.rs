@@ -22,8 +22,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
+use crate::import::calls::{Call, Calls, Communicator, MAX_CALLS};
 use crate::op::Op;
-use crate::run_collectives::{Call, Calls, Communicator, MAX_CALLS};
 
 /// The most host names kept.
 const MAX_HOSTS: usize = 1024;

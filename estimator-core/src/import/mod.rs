@@ -8,6 +8,7 @@
 //! terminal's escape sequences ([`strip_ansi`]: a `script` or `tee` of a coloured terminal keeps them). [`detect`]
 //! tells which kind a text is; [`import`] detects and reads.
 
+pub mod calls;
 pub mod ib;
 pub mod inspector;
 pub mod nccl_log;

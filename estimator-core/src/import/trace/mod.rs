@@ -33,8 +33,8 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::import::calls::{Call, Calls, Communicator, MAX_MEMBERS};
 use crate::op::Op;
-use crate::run_collectives::{Call, Calls, Communicator, MAX_MEMBERS};
 
 pub use steps::{StepTimes, TraceSteps};
 
