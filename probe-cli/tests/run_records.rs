@@ -91,3 +91,26 @@ fn the_text_shows_each_group_and_its_bands() {
     assert!(text.contains("[as-expected] the all_reduce on tp"), "{text}");
     assert!(text.contains("1. [confirmed] fabric-slow"), "{text}");
 }
+
+/// Collectives at their speed, but nothing hidden: the overlap, not the network.
+#[test]
+fn exposed_communication_at_full_speed_is_the_overlap() {
+    let (code, v, err) = run(&["--trace", &path("traces/no-overlap-rank0.json")]);
+    assert_eq!(code, 1, "{err}");
+    let first = &v["causes"][0];
+    assert_eq!(
+        (first["id"].as_str(), first["status"].as_str()),
+        (Some("overlap"), Some("confirmed")),
+        "{}",
+        v["causes"]
+    );
+    let ruled: Vec<&str> = v["ruled_out"].as_array().expect("list").iter().filter_map(|r| r["id"].as_str()).collect();
+    assert!(ruled.contains(&"socket-fallback") && ruled.contains(&"fewer-nics"), "{ruled:?}");
+    let t = &v["trace"];
+    let (comm, exposed, hidden) = (
+        t["comm_s"].as_f64().expect("s"),
+        t["exposed_comm_s"].as_f64().expect("s"),
+        t["hidden_comm_s"].as_f64().expect("s"),
+    );
+    assert!((comm - exposed - hidden).abs() < 1e-9 && hidden < 1e-6, "nothing hidden but rounding: {t}");
+}

@@ -66,9 +66,10 @@ def meta(name, nbytes, pg, desc, ranks):
 AR_KERNEL = "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
 
 
-def traces(dp_share, slow_rank=None, ranks=(0,), slower=0.0):
+def traces(dp_share, slow_rank=None, ranks=(0,), slower=0.0, overlap=True):
     """One trace per rank of the data-parallel group (global ranks 0, 8, 16, 24: one per node). `slow_rank`
-    computes its backward `slower` longer: the others wait for it at each data-parallel all-reduce."""
+    computes its backward `slower` longer: the others wait for it at each data-parallel all-reduce. Without
+    `overlap`, every data-parallel all-reduce waits for the end of the backward (nothing hides them)."""
     out = {r: Trace(r) for r in ranks}
     tp_us = ar_us(TP_BYTES, 8, TP_BUSBW * 0.95)
     dp_us = ar_us(DP_BYTES, 4, DP_BUSBW * dp_share)
@@ -93,7 +94,7 @@ def traces(dp_share, slow_rank=None, ranks=(0,), slower=0.0):
                 t += bwd
                 out[r].kernel(AR_KERNEL, t, tp_us, 20, t - 40, tp)
                 t += tp_us
-                if layer % 2 == 1 and len(ready) < BUCKETS:
+                if overlap and layer % 2 == 1 and len(ready) < BUCKETS:
                     ready.append(t)
             while len(ready) < BUCKETS:
                 ready.append(t)
@@ -156,6 +157,7 @@ def inspector(dp_share, name):
 if __name__ == "__main__":
     traces(0.95)[0].write("healthy-rank0.json")
     traces(0.38)[0].write("slow-network-rank0.json")
+    traces(0.95, overlap=False)[0].write("no-overlap-rank0.json")
     os.makedirs("straggler", exist_ok=True)
     for r, t in traces(0.95, slow_rank=16, ranks=(0, 8, 16, 24), slower=0.25).items():
         t.write(os.path.join("straggler", f"rank{r}.json"))
