@@ -123,6 +123,21 @@ impl Calls {
         self.recorders.get(rank as usize).cloned().unwrap_or_else(|| format!("rank {rank}"))
     }
 
+    /// Adds a call with the number its source gave it (the Inspector's `coll_sn`, a trace's `Seq`); counts it dropped
+    /// past [`MAX_CALLS`].
+    pub fn push_numbered(&mut self, call: Call) {
+        if self.calls.len() >= MAX_CALLS || !call.duration_us.is_finite() || !call.bytes.is_finite() {
+            self.dropped += 1;
+            return;
+        }
+        if let Some(r) = call.rank
+            && let Err(at) = self.ranks.binary_search(&r)
+        {
+            self.ranks.insert(at, r);
+        }
+        self.calls.push(call);
+    }
+
     /// Adds a call, numbering it among its communicator's calls on its rank; counts it dropped past [`MAX_CALLS`].
     pub fn push(&mut self, mut call: Call, seq: &mut HashMap<(u32, Option<u32>), u64>) {
         if self.calls.len() >= MAX_CALLS || !call.duration_us.is_finite() || !call.bytes.is_finite() {

@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
 
-use crate::import::calls::{Call, Calls, Communicator, MAX_CALLS};
+use crate::import::calls::{Call, Calls, Communicator};
 use crate::op::Op;
 
 /// The most host names kept.
@@ -60,7 +60,10 @@ impl InspectorDump {
             "NCCL Inspector records: {} collectives over {} from {} ({}), {}",
             self.calls.calls.len(),
             plural(self.calls.comms.len() as u64, "communicator"),
-            plural(self.calls.ranks.len() as u64, "rank"),
+            match self.calls.ranks.len() {
+                1 => "1 process".to_string(),
+                n => format!("{n} processes"),
+            },
             plural(self.hosts.len() as u64, "host"),
             if self.versions.is_empty() {
                 "format unknown".to_string()
@@ -152,6 +155,15 @@ pub struct InspectorReader {
     /// it (the plugin's `inspector_json_reader.py`).
     header: Option<Header>,
     metadata: Option<Metadata>,
+    /// A communicator's index in the calls, and a process's rank, by id: one lookup per record.
+    comm_ids: HashMap<String, u32>,
+    who_ids: HashMap<String, u32>,
+    /// The line of `line_at` bytes into the file being read: lines are counted once, forward.
+    line_at: usize,
+    line: usize,
+    /// Records of the file being read so far.
+    records_in_file: u64,
+    too_short: u64,
     seen_dropped: HashMap<String, u64>,
     files: u32,
 }
@@ -172,24 +184,40 @@ impl InspectorReader {
     /// Reads one file's text, `name` naming it in problems. A record that is not JSON is named and skipped: the
     /// reading goes on at the next line that starts a record (`{` at its start).
     pub fn add(&mut self, name: &str, text: &str) {
+        self.begin();
+        self.feed(name, text);
+    }
+
+    /// Starts a file: what a `v4.3` marker gave the records after it, and the line and record counts, start over.
+    pub fn begin(&mut self) {
         self.files += 1;
         self.header = None;
         self.metadata = None;
-        let mut n = 0u64;
+        self.records_in_file = 0;
+        self.line = 1;
+        self.line_at = 0;
+    }
+
+    /// Reads more of the file [`InspectorReader::begin`] started: whole records (a front end that reads a large file
+    /// in parts cuts it where a line starts a record). Linear: lines are counted once, forward.
+    pub fn feed(&mut self, name: &str, text: &str) {
+        // Lines are counted in this part from its start.
+        self.line_at = 0;
         let mut from = 0;
         'text: while from < text.len() {
             let mut stream = serde_json::Deserializer::from_str(&text[from..]).into_iter::<serde_json::Value>();
             loop {
                 let at = from + stream.byte_offset();
-                let line = line_of(text, at);
+                let line = self.line_of(text, at);
                 match stream.next() {
                     None => break 'text,
                     Some(Ok(v)) => {
-                        n += 1;
-                        self.record(name, n, line, v);
+                        self.records_in_file += 1;
+                        self.record(name, self.records_in_file, line, v);
                     }
                     Some(Err(e)) => {
-                        n += 1;
+                        self.records_in_file += 1;
+                        let n = self.records_in_file;
                         self.problem(format!("{name}: record {n} (line {line}): {e}"));
                         match text.get(at + 1..).and_then(|t| t.find("\n{")) {
                             Some(k) => {
@@ -202,6 +230,20 @@ impl InspectorReader {
                 }
             }
         }
+        // The rest of the part's lines, for the next part.
+        let _ = self.line_of(text, text.len());
+    }
+
+    /// The 1-based line where the record at `at` starts (after the white space before it), counting forward from
+    /// where the last call stopped.
+    fn line_of(&mut self, text: &str, at: usize) -> usize {
+        let at = at.min(text.len());
+        let start = text.get(at..).and_then(|t| t.find(|c: char| !c.is_whitespace())).map_or(text.len(), |k| at + k);
+        if start > self.line_at {
+            self.line += text.as_bytes()[self.line_at..start].iter().filter(|b| **b == b'\n').count();
+            self.line_at = start;
+        }
+        self.line
     }
 
     fn record(&mut self, name: &str, n: u64, line: usize, value: serde_json::Value) {
@@ -213,13 +255,14 @@ impl InspectorReader {
                 return;
             }
         };
-        let metadata = match r.metadata {
-            Some(m) => {
-                self.metadata = Some(m.clone());
-                Some(m)
-            }
-            None => self.metadata.clone(),
-        };
+        // A `dump_stats` marker: its header and metadata are what a `v4.3` dump's records after it inherit
+        // (`inspector_json_reader.py`); an older marker's are not inherited.
+        if r.dump_stats.is_some() {
+            let v43 = r.metadata.as_ref().and_then(|m| m.inspector_output_format_version.as_deref()) == Some("v4.3");
+            self.header = r.header.clone().filter(|_| v43);
+            self.metadata = r.metadata.clone().filter(|_| v43);
+        }
+        let metadata = r.metadata.or_else(|| self.metadata.clone());
         if let Some(m) = &metadata {
             if let Some(v) = &m.inspector_output_format_version
                 && !self.dump.versions.contains(v)
@@ -228,31 +271,29 @@ impl InspectorReader {
                 self.dump.versions.push(v.chars().take(32).collect());
             }
             if let Some(h) = &m.hostname
-                && !self.dump.hosts.contains(h)
                 && self.dump.hosts.len() < MAX_HOSTS
+                && !self.dump.hosts.contains(h)
             {
                 self.dump.hosts.push(h.chars().take(256).collect());
             }
         }
-        let header = match r.header {
-            Some(h) => {
-                self.header = Some(h.clone());
-                Some(h)
-            }
-            None => self.header.clone(),
-        };
+        let header = r.header.or_else(|| self.header.clone());
         let id = header.as_ref().and_then(|h| h.id.as_ref()).map(|v| match v {
             serde_json::Value::String(s) => s.chars().take(64).collect::<String>(),
             other => other.to_string().chars().take(64).collect(),
         });
         if let (Some(d), Some(h)) = (&r.dump_stats, &header) {
-            if let Some(x) = d.coll_dropped_total {
+            if let Some(x) = d.coll_dropped_total
+                && self.seen_dropped.len() < MAX_HOSTS * 64
+            {
                 let key = format!("{}/{}", id.clone().unwrap_or_default(), h.rank.unwrap_or(0));
                 self.seen_dropped.insert(key, x);
             }
             return;
         }
-        let (Some(h), Some(c)) = (header, r.coll_perf) else {
+        let Some(c) = r.coll_perf else { return };
+        let Some(h) = header else {
+            self.problem(format!("{name}: record {n} (line {line}): a collective with no header before it"));
             return;
         };
         let Some(id) = id else {
@@ -260,21 +301,26 @@ impl InspectorReader {
             return;
         };
         let (Some(time_us), Some(size)) =
-            (c.coll_exec_time_us.filter(|t| *t > 0.0), c.coll_msg_size_bytes.filter(|b| *b >= 0.0))
+            (c.coll_exec_time_us.filter(|t| *t >= 0.0), c.coll_msg_size_bytes.filter(|b| *b >= 0.0))
         else {
             self.problem(format!(
-                "{name}: record {n} (line {line}): coll_exec_time_us or coll_msg_size_bytes is not a positive number"
+                "{name}: record {n} (line {line}): coll_exec_time_us or coll_msg_size_bytes is not a number from 0"
             ));
             return;
         };
+        if time_us == 0.0 {
+            // Whole microseconds: a collective under one reads 0 and has no bandwidth.
+            self.too_short += 1;
+            return;
+        }
         if let Some(src) = &c.coll_timing_source {
             let k: String = src.chars().take(32).collect();
             if self.dump.timing_sources.len() < 16 || self.dump.timing_sources.contains_key(&k) {
                 *self.dump.timing_sources.entry(k).or_insert(0) += 1;
             }
         }
-        let ranks = h.n_ranks.unwrap_or(1).max(1);
-        let Some(op) = crate::import::trace::op_of(&c.coll) else {
+        let ranks = h.n_ranks.unwrap_or(1);
+        let Some(op) = crate::import::trace::op_of(&c.coll).filter(|_| ranks > 1) else {
             self.dump.calls.dropped += 1;
             return;
         };
@@ -284,35 +330,48 @@ impl InspectorReader {
             Op::AllGather | Op::ReduceScatter => size * f64::from(ranks),
             _ => size,
         };
-        let calls = &mut self.dump.calls;
-        let Some(comm) = calls.comm_index(&id, || Communicator {
-            id: String::new(),
-            label: h.comm_name.clone().map(|s| s.chars().take(128).collect()),
-            ranks,
-            nodes: h.nnodes.filter(|n| *n >= 1),
-            members: Vec::new(),
-        }) else {
-            calls.dropped += 1;
-            return;
+        let comm = match self.comm_ids.get(&id) {
+            Some(&i) => i,
+            None => {
+                let made = self.dump.calls.comm_index(&id, || Communicator {
+                    id: String::new(),
+                    label: h.comm_name.clone().map(|s| s.chars().take(128).collect()),
+                    ranks,
+                    nodes: h.nnodes.filter(|n| *n >= 1),
+                    members: Vec::new(),
+                });
+                let Some(i) = made else {
+                    self.dump.calls.dropped += 1;
+                    return;
+                };
+                self.comm_ids.insert(id, i);
+                i
+            }
         };
-        if calls.calls.len() >= MAX_CALLS {
-            calls.dropped += 1;
-            return;
-        }
         // The process that wrote it stands for its rank: the header's rank is the communicator's own.
         let who = match &metadata {
             Some(Metadata { hostname: Some(host), pid: Some(pid), .. }) => format!("{host} pid {pid}"),
             Some(Metadata { hostname: Some(host), .. }) => host.clone(),
             _ => format!("{name} rank {}", h.rank.unwrap_or(0)),
         };
-        let rank = calls.recorder(&who);
-        calls.calls.push(Call {
+        let rank = match self.who_ids.get(&who) {
+            Some(&r) => Some(r),
+            None => {
+                let r = self.dump.calls.recorder(&who);
+                if let Some(r) = r {
+                    self.who_ids.insert(who, r);
+                }
+                r
+            }
+        };
+        let seq = c.coll_sn.unwrap_or(self.dump.calls.calls.len() as u64);
+        self.dump.calls.push_numbered(Call {
             comm,
             op,
             bytes,
             duration_us: time_us,
             rank,
-            seq: c.coll_sn.unwrap_or(calls.calls.len() as u64),
+            seq,
             source_busbw_gbs: c.coll_busbw_gbs.filter(|b| b.is_finite()),
         });
     }
@@ -340,6 +399,12 @@ impl InspectorReader {
         if dropped > 0 {
             calls.coverage.push(format!("the Inspector says it dropped {dropped} collective records"));
         }
+        if self.too_short > 0 {
+            calls.coverage.push(format!(
+                "{} records are under a microsecond (coll_exec_time_us 0: too short to time): not judged",
+                self.too_short
+            ));
+        }
         if calls.dropped > 0 {
             calls.coverage.push(format!(
                 "{} records are of a collective the model has no figure for (Reduce, send/recv) or past the limit: \
@@ -357,14 +422,6 @@ impl InspectorReader {
         }
         Ok(self.dump)
     }
-}
-
-/// The 1-based line of a byte offset.
-fn line_of(text: &str, at: usize) -> usize {
-    let at = at.min(text.len());
-    // Skip the white space before the record: its line is where it starts.
-    let start = text[at..].find(|c: char| !c.is_whitespace()).map_or(at, |k| at + k);
-    text.as_bytes()[..start].iter().filter(|b| **b == b'\n').count() + 1
 }
 
 /// Reads one file's text.
