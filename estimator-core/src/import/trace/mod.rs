@@ -42,6 +42,11 @@ pub use steps::{StepTimes, TraceSteps};
 pub const MAX_KERNELS: usize = 8_000_000;
 /// The most steps kept.
 pub const MAX_STEPS: usize = 100_000;
+/// The largest `ts` read, µs (about 300 years): Kineto writes `ts` relative to `baseTimeNanoseconds`, old traces
+/// in microseconds since 1970 (about 1.7e15); beyond, a time is not a profiler's, and sums of them stay finite.
+const MAX_TS_US: f64 = 1e16;
+/// The longest kernel or step read, µs: a day.
+const MAX_DUR_US: f64 = 86_400e6;
 /// The most problems named; the rest are counted.
 const MAX_PROBLEMS: usize = 8;
 
@@ -57,17 +62,30 @@ struct Kernel {
 }
 
 /// What an NCCL kernel's metadata says.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Meta {
     op: Option<Op>,
     /// nccl-tests' size, bytes, when known.
     bytes: Option<f64>,
-    group_size: Option<u32>,
-    pg: Option<String>,
-    pg_desc: Option<String>,
-    pg_ranks: Vec<u32>,
+    /// The process group, an index into [`TraceReader::groups`].
+    group: Option<u32>,
+    /// `Group size`, for a kernel without a process group's name.
+    size: Option<u32>,
+    /// `Seq`: the process group's own number for the call, the same on every rank of it.
+    seq: Option<u64>,
     /// The `External id` to find the size on a CPU op when the kernel has none.
     external: Option<u64>,
+    /// A collective was named (`Collective name`), one the model has no figure for when `op` is `None`.
+    named: bool,
+}
+
+/// A process group as the trace names it, kept once however many kernels name it.
+#[derive(Clone, Debug, Default)]
+struct Group {
+    name: String,
+    desc: Option<String>,
+    size: Option<u32>,
+    list: RankList,
 }
 
 /// A PyTorch profiler trace, read.
@@ -146,7 +164,11 @@ pub struct TraceReader {
     launches: HashMap<u64, f64>,
     /// `External id` of a CPU op with a collective's size -> the metadata it gives.
     cpu_meta: HashMap<u64, Meta>,
+    /// The process groups named, and their index by name.
+    groups: Vec<Group>,
+    group_index: HashMap<String, u32>,
     steps: Vec<(u32, f64, f64)>,
+    step_numbers: std::collections::HashSet<u32>,
     rank: Option<u32>,
     world: Option<u32>,
     events: u64,
@@ -178,13 +200,55 @@ impl TraceReader {
         let mut scan = std::mem::take(&mut self.scan);
         scan.feed(chunk, &mut |item| match item {
             scan::Item::Event(n, at, bytes) => self.event(n, at, bytes),
-            scan::Item::Oversized(n) => {
+            scan::Item::Oversized(n, at) => {
                 self.unreadable += 1;
-                self.problem(format!("event {n}: over {} MiB, skipped", scan::MAX_EVENT_BYTES >> 20));
+                self.problem(format!("event {n} (at byte {at}): over {} MiB, skipped", scan::MAX_EVENT_BYTES >> 20));
             }
             scan::Item::Value(key, bytes) => self.value(key, bytes),
         });
         self.scan = scan;
+    }
+
+    /// The collective's metadata (from `Collective name` and the counts, else the kernel's or op's name), its process
+    /// group kept once in [`TraceReader::groups`].
+    fn meta(&mut self, args: &mut Args<'_>, name: &str) -> Meta {
+        let named = args.collective.is_some();
+        // A named collective the model has no figure for (send, recv, barrier) stays unknown.
+        let op = match args.collective.as_deref() {
+            Some(c) => op_of(c),
+            None => op_of(name.strip_prefix("nccl:").unwrap_or(name)),
+        };
+        let elem = args.dtype.as_deref().and_then(dtype_bytes);
+        let bytes = match (op, elem) {
+            (Some(Op::AllGather), Some(e)) => args.out_nelems.map(|n| n * e),
+            (Some(_), Some(e)) => args.in_nelems.map(|n| n * e),
+            _ => None,
+        };
+        let group =
+            args.pg.take().and_then(|pg| self.intern(pg, args.pg_desc.take(), args.group_size, args.pg_ranks.take()));
+        Meta { op, bytes, group, size: args.group_size, seq: args.seq, external: None, named }
+    }
+
+    /// The index of the process group `name`, what this event says of it filling what earlier ones did not.
+    fn intern(&mut self, name: String, desc: Option<String>, size: Option<u32>, list: Option<RankList>) -> Option<u32> {
+        if let Some(&i) = self.group_index.get(&name) {
+            let g = &mut self.groups[i as usize];
+            g.desc = g.desc.take().or(desc);
+            g.size = g.size.or(size);
+            if g.list.ranks.is_empty()
+                && let Some(l) = list
+            {
+                g.list = l;
+            }
+            return Some(i);
+        }
+        if self.groups.len() >= crate::import::calls::MAX_COMMS {
+            return None;
+        }
+        let i = self.groups.len() as u32;
+        self.group_index.insert(name.clone(), i);
+        self.groups.push(Group { name, desc, size, list: list.unwrap_or_default() });
+        Some(i)
     }
 
     fn problem(&mut self, p: String) {
@@ -228,18 +292,20 @@ impl TraceReader {
         }
         let cat = ev.cat.as_deref().unwrap_or("");
         let name = ev.name.as_deref().unwrap_or("");
-        let args = ev.args.unwrap_or_default();
+        let mut args = ev.args.unwrap_or_default();
+        // Times a profiler can write: within about four months of its base, no negative or day-long kernel.
+        let (ts, dur) = (ev.ts.filter(|t| t.abs() <= MAX_TS_US), ev.dur.filter(|d| (0.0..=MAX_DUR_US).contains(d)));
         match cat {
             "kernel" | "Kernel" => {
                 self.kernels_seen += 1;
-                let (Some(ts), Some(dur)) = (ev.ts, ev.dur) else {
+                let (Some(ts), Some(dur)) = (ts, dur) else {
                     self.unreadable += 1;
-                    self.problem(format!("event {n} (at byte {at}): a kernel without ts or dur"));
+                    self.problem(format!("event {n} (at byte {at}): a kernel without a ts or dur in range"));
                     return;
                 };
                 let nccl = if name.starts_with("nccl") {
                     self.nccl_seen += 1;
-                    let mut m = args.meta(name);
+                    let mut m = self.meta(&mut args, name);
                     m.external = args.external;
                     if self.metas.len() < MAX_KERNELS {
                         self.metas.push(m);
@@ -253,7 +319,7 @@ impl TraceReader {
                 if self.kernels.len() < MAX_KERNELS {
                     self.kernels.push(Kernel {
                         ts,
-                        dur: dur.max(0.0),
+                        dur,
                         device: args.device.unwrap_or(0),
                         nccl,
                         correlation: args.correlation,
@@ -263,7 +329,7 @@ impl TraceReader {
                 }
             }
             "cuda_runtime" | "cuda_driver" | "Runtime" => {
-                if let (Some(c), Some(ts)) = (args.correlation, ev.ts)
+                if let (Some(c), Some(ts)) = (args.correlation, ts)
                     && self.launches.len() < MAX_KERNELS
                 {
                     self.launches.insert(c, ts);
@@ -271,16 +337,16 @@ impl TraceReader {
             }
             "user_annotation" | "cpu_op" | "Operator" | "python_function" => {
                 if let Some(k) = name.strip_prefix("ProfilerStep#") {
-                    if let (Ok(k), Some(ts), Some(dur)) = (k.trim().parse::<u32>(), ev.ts, ev.dur)
+                    if let (Ok(k), Some(ts), Some(dur)) = (k.trim().parse::<u32>(), ts, dur)
                         && self.steps.len() < MAX_STEPS
-                        && !self.steps.iter().any(|s| s.0 == k)
+                        && self.step_numbers.insert(k)
                     {
-                        self.steps.push((k, ts, dur.max(0.0)));
+                        self.steps.push((k, ts, dur));
                     }
                 } else if (name == "record_param_comms" || name.starts_with("nccl:"))
                     && let Some(x) = args.external
                 {
-                    let mut m = args.meta(name);
+                    let mut m = self.meta(&mut args, name);
                     if m.bytes.is_none() {
                         m.bytes = args.shape_bytes(m.op);
                     }
@@ -329,23 +395,15 @@ impl TraceReader {
         }
         // Fill sizes from the CPU ops, by External id.
         for m in &mut self.metas {
-            if (m.bytes.is_none() || m.pg.is_none())
-                && let Some(c) = m.external.and_then(|x| self.cpu_meta.get(&x))
-            {
-                if m.bytes.is_none() {
-                    m.bytes = c.bytes;
-                }
-                if m.op.is_none() {
+            if let Some(c) = m.external.and_then(|x| self.cpu_meta.get(&x)) {
+                m.bytes = m.bytes.or(c.bytes);
+                if m.op.is_none() && !m.named {
                     m.op = c.op;
+                    m.named = c.named;
                 }
-                if m.pg.is_none() {
-                    m.pg = c.pg.clone();
-                    m.pg_desc = c.pg_desc.clone();
-                    m.pg_ranks = c.pg_ranks.clone();
-                }
-                if m.group_size.is_none() {
-                    m.group_size = c.group_size;
-                }
+                m.group = m.group.or(c.group);
+                m.size = m.size.or(c.size);
+                m.seq = m.seq.or(c.seq);
             }
         }
         self.steps.sort_by(|a, b| a.1.total_cmp(&b.1));
@@ -367,9 +425,13 @@ impl TraceReader {
     fn calls(&self, steps: &TraceSteps) -> Calls {
         let mut calls = Calls::default();
         let mut seq = HashMap::new();
-        let mut no_size = 0u64;
-        let mut other = 0u64;
-        for k in &self.kernels {
+        let (mut no_size, mut other, mut unknown_group) = (0u64, 0u64, 0u64);
+        // In the order they ran: a trace's events are not sorted, and a call's place among its group's calls
+        // matches it across ranks when the trace has no `Seq`.
+        let mut order: Vec<&Kernel> = self.kernels.iter().filter(|k| k.nccl.is_some()).collect();
+        order.sort_by(|a, b| a.ts.total_cmp(&b.ts));
+        let mut comm_of: HashMap<u32, Option<u32>> = HashMap::new();
+        for k in order {
             let Some(m) = k.nccl.and_then(|i| self.metas.get(i as usize)) else { continue };
             let Some(op) = m.op else {
                 other += 1;
@@ -379,25 +441,47 @@ impl TraceReader {
                 no_size += 1;
                 continue;
             };
-            let size = m.group_size.or((!m.pg_ranks.is_empty()).then_some(m.pg_ranks.len() as u32));
-            let id = m.pg.clone().unwrap_or_else(|| match size {
-                Some(n) => format!("group of {n}"),
-                None => "unnamed".to_string(),
-            });
-            let Some(comm) = calls.comm_index(&id, || Communicator {
-                id: String::new(),
-                label: m.pg_desc.clone(),
-                ranks: size.unwrap_or_else(|| self.world.unwrap_or(1)),
-                nodes: None,
-                members: m.pg_ranks.clone(),
-            }) else {
-                other += 1;
+            let comm = match m.group {
+                Some(g) => *comm_of.entry(g).or_insert_with(|| {
+                    let group = &self.groups[g as usize];
+                    let size = group
+                        .size
+                        .or((!group.list.cut && !group.list.ranks.is_empty()).then_some(group.list.ranks.len() as u32));
+                    let size = size.filter(|n| *n > 1)?;
+                    calls.comm_index(&group.name, || Communicator {
+                        id: String::new(),
+                        label: group.desc.clone(),
+                        ranks: size,
+                        nodes: None,
+                        members: group.list.members(Some(size)),
+                    })
+                }),
+                None => match m.size.filter(|n| *n > 1) {
+                    Some(n) => calls.comm_index(&format!("group of {n}"), || Communicator {
+                        id: String::new(),
+                        label: None,
+                        ranks: n,
+                        nodes: None,
+                        members: Vec::new(),
+                    }),
+                    None => None,
+                },
+            };
+            let Some(comm) = comm else {
+                unknown_group += 1;
                 continue;
             };
-            calls.push(
-                Call { comm, op, bytes, duration_us: k.dur, rank: self.rank, seq: 0, source_busbw_gbs: None },
-                &mut seq,
-            );
+            let call = Call { comm, op, bytes, duration_us: k.dur, rank: self.rank, seq: 0, source_busbw_gbs: None };
+            match m.seq {
+                Some(n) => calls.push_numbered(Call { seq: n, ..call }),
+                None => calls.push(call, &mut seq),
+            }
+        }
+        if unknown_group > 0 {
+            calls.dropped += unknown_group;
+            calls.coverage.push(format!(
+                "{unknown_group} NCCL kernels belong to a process group whose size the trace does not say: not judged"
+            ));
         }
         calls.dropped += no_size + other;
         if no_size > 0 {
@@ -576,7 +660,8 @@ fn flex_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Err
     d.deserialize_any(V)
 }
 
-/// `Process Group Ranks`: a string `"[0, 1, 2]"` (cut `"[0, 1, ..., 63]"` past 30), or a list of numbers.
+/// `Process Group Ranks`: a string `"[0, 1, 2]"` (PyTorch writes the first 30 ranks and `...` past them), or a list
+/// of numbers.
 fn ranks_list<'de, D: Deserializer<'de>>(d: D) -> Result<Option<RankList>, D::Error> {
     struct V;
     impl<'de> serde::de::Visitor<'de> for V {
@@ -637,12 +722,17 @@ impl RankList {
             return self.ranks.clone();
         }
         let (Some(n), [a, b, ..]) = (size, self.ranks.as_slice()) else { return Vec::new() };
-        // Evenly spaced from the first two: every listed rank on that grid, inside the group's span.
+        // Evenly spaced: every listed rank where the first two's stride puts it (a group of 4 ranks per node over
+        // 16 nodes, `[0, 1, 2, 3, 8, ...]`, is not, and stays unknown).
         let stride = b.saturating_sub(*a);
         let last = u64::from(*a) + u64::from(n.saturating_sub(1)) * u64::from(stride);
         let even = stride > 0
             && last <= u64::from(u32::MAX)
-            && self.ranks.iter().all(|r| r >= a && (r - a) % stride == 0 && u64::from(*r) <= last);
+            && self
+                .ranks
+                .iter()
+                .enumerate()
+                .all(|(i, r)| u64::from(*r) == u64::from(*a) + i as u64 * u64::from(stride));
         if !even || n as usize > MAX_MEMBERS {
             return Vec::new();
         }
@@ -693,47 +783,37 @@ struct Args<'a> {
     pg_ranks: Option<RankList>,
     #[serde(default, rename = "Rank", deserialize_with = "flex_u32")]
     rank: Option<u32>,
-    /// Old traces' shapes on the `nccl:` op: `[[2049000]]`.
+    /// `Seq`: the process group's number for the call (pytorch `torch/csrc/profiler/util.h`, `kSeqNum`).
+    #[serde(default, rename = "Seq", deserialize_with = "flex_u64")]
+    seq: Option<u64>,
+    /// Shapes (`record_shapes`): `[[2049000]]` on an old trace's `nccl:` op, nested for a list of tensors
+    /// (`[[[11011, 6144]], []]`); any JSON, read only where needed.
     #[serde(default, rename = "Input Dims")]
-    input_dims: Option<Vec<Option<Vec<f64>>>>,
-    #[serde(default, rename = "Input type", borrow)]
-    input_type: Option<Vec<Option<Cow<'a, str>>>>,
+    input_dims: Option<serde_json::Value>,
+    /// `["float"]`, or nested like the dims.
+    #[serde(default, rename = "Input type")]
+    input_type: Option<serde_json::Value>,
 }
 
 impl Args<'_> {
-    /// The collective's metadata: from `Collective name` and the counts, else the kernel's (or op's) name.
-    fn meta(&self, name: &str) -> Meta {
-        let op = self.collective.as_deref().and_then(op_of).or_else(|| {
-            // A named collective the model has no figure for (send, recv, barrier) stays unknown.
-            if self.collective.is_some() { None } else { op_of(name.strip_prefix("nccl:").unwrap_or(name)) }
-        });
-        let elem = self.dtype.as_deref().and_then(dtype_bytes);
-        let bytes = match (op, elem) {
-            (Some(Op::AllGather), Some(e)) => self.out_nelems.map(|n| n * e),
-            (Some(_), Some(e)) => self.in_nelems.map(|n| n * e),
-            _ => None,
-        };
-        Meta {
-            op,
-            bytes,
-            group_size: self.group_size,
-            pg: self.pg.clone(),
-            pg_desc: self.pg_desc.clone(),
-            pg_ranks: self.pg_ranks.as_ref().map(|l| l.members(self.group_size)).unwrap_or_default(),
-            external: None,
-        }
-    }
-
     /// An old trace's size from the op's first input: elements times the type's bytes (all-gather's output is the
     /// group's inputs, unknown here: none).
     fn shape_bytes(&self, op: Option<Op>) -> Option<f64> {
+        use serde_json::Value;
         if op == Some(Op::AllGather) {
             return None;
         }
-        let dims = self.input_dims.as_ref()?.first()?.as_ref()?;
-        let n: f64 = dims.iter().product();
-        let t = self.input_type.as_ref()?.first()?.as_deref()?;
-        Some(n * dtype_bytes(t)?).filter(|b| b.is_finite() && *b > 0.0)
+        // The first input: its dims, a list of numbers, found under any nesting of first elements.
+        let mut dims = self.input_dims.as_ref()?.as_array()?.first()?;
+        while let Some(first @ Value::Array(_)) = dims.as_array().and_then(|a| a.first()) {
+            dims = first;
+        }
+        let n: f64 = dims.as_array()?.iter().map(Value::as_f64).product::<Option<f64>>()?;
+        let mut t = self.input_type.as_ref()?.as_array()?.first()?;
+        while let Some(first) = t.as_array().and_then(|a| a.first()) {
+            t = first;
+        }
+        Some(n * dtype_bytes(t.as_str()?)?).filter(|b| b.is_finite() && *b > 0.0)
     }
 }
 

@@ -19,8 +19,8 @@ pub const KEPT_KEYS: [&str; 4] = ["distributedInfo", "deviceProperties", "displa
 pub enum Item<'a> {
     /// One element of the events array, whole: its index, the byte offset it starts at, and its bytes.
     Event(u64, u64, &'a [u8]),
-    /// An element over [`MAX_EVENT_BYTES`], skipped.
-    Oversized(u64),
+    /// An element over [`MAX_EVENT_BYTES`], skipped: its index and the byte offset it starts at.
+    Oversized(u64, u64),
     /// A kept top-level key's value.
     Value(&'static str, &'a [u8]),
 }
@@ -177,7 +177,7 @@ impl Scanner {
             match b {
                 b' ' | b'\t' | b'\n' | b'\r' => return,
                 // A byte-order mark, written by some editors.
-                0xEF | 0xBB | 0xBF if self.offset < 3 => return,
+                0xEF | 0xBB | 0xBF if self.cur < 3 => return,
                 b'{' => {
                     self.root = Some(b'{');
                     self.depth = 1;
@@ -230,7 +230,7 @@ impl Scanner {
                     }
                 }
                 self.keep(b);
-                self.depth += 1;
+                self.depth = self.depth.saturating_add(1);
             }
             b'}' | b']' => {
                 // The root's own closing bracket belongs to no value.
@@ -244,7 +244,7 @@ impl Scanner {
                     let n = self.events;
                     self.events += 1;
                     if over {
-                        out(Item::Oversized(n));
+                        out(Item::Oversized(n, self.event_start));
                     } else {
                         out(Item::Event(n, self.event_start, &self.buf));
                     }
@@ -301,7 +301,7 @@ mod tests {
         for c in doc.as_bytes().chunks(chunk.max(1)) {
             s.feed(c, &mut |i| match i {
                 Item::Event(_, _, b) => events.push(String::from_utf8_lossy(b).into_owned()),
-                Item::Oversized(n) => events.push(format!("oversized {n}")),
+                Item::Oversized(n, _) => events.push(format!("oversized {n}")),
                 Item::Value(k, b) => values.push((k.to_string(), String::from_utf8_lossy(b).into_owned())),
             });
         }

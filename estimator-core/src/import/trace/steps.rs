@@ -8,7 +8,6 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 
 use super::Kernel;
-use crate::stats::median;
 
 /// One step.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,23 +35,25 @@ pub struct TraceSteps {
     pub steps: Vec<StepTimes>,
     /// The GPU read (the device with the most kernels).
     pub device: Option<i64>,
-    /// Medians over the steps, seconds.
+    /// The median step: the step whose time is the median (the lower of the two middle ones), seconds. The
+    /// `median_*` figures below are that step's, so that they add up (`comm = exposed + hidden`,
+    /// `compute = step - exposed`) as medians taken apart would not.
     pub median_step_s: Option<f64>,
-    /// Median communication.
+    /// The median step's communication.
     pub median_comm_s: Option<f64>,
-    /// Median exposed communication.
+    /// Its exposed communication.
     pub median_exposed_comm_s: Option<f64>,
-    /// Median hidden communication.
+    /// Its hidden communication.
     pub median_hidden_comm_s: Option<f64>,
-    /// The median of each step less its exposed communication: the step's compute as a single-node run would
-    /// take it (kernels, launches and the GPU's idle time), seconds.
+    /// Its time less its exposed communication: the step's compute as a single-node run would take it (kernels,
+    /// launches and the GPU's idle time), seconds.
     pub median_compute_s: Option<f64>,
     /// Kernels of the GPU read whose launch falls in no step.
     pub outside_steps: u64,
 }
 
 impl TraceSteps {
-    /// The share of the communication hidden (median hidden over median communication).
+    /// The share of the median step's communication hidden.
     pub fn hidden_share(&self) -> Option<f64> {
         match (self.median_hidden_comm_s, self.median_comm_s) {
             (Some(h), Some(c)) if c > 0.0 => Some(h / c),
@@ -134,18 +135,43 @@ pub(super) fn steps(marks: &[(u32, f64, f64)], kernels: &[Kernel], launches: &Ha
             compute_busy_s: length(&x) * 1e-6,
         });
     }
-    let col = |f: fn(&StepTimes) -> f64| median(out.steps.iter().map(f).collect());
-    out.median_step_s = col(|s| s.step_s);
-    out.median_comm_s = col(|s| s.comm_s);
-    out.median_exposed_comm_s = col(|s| s.exposed_comm_s);
-    out.median_hidden_comm_s = col(|s| s.hidden_comm_s);
-    out.median_compute_s = col(|s| (s.step_s - s.exposed_comm_s).max(0.0));
+    let mut by_time: Vec<&StepTimes> = out.steps.iter().collect();
+    by_time.sort_by(|a, b| a.step_s.total_cmp(&b.step_s));
+    if let Some(m) = by_time.get(by_time.len().saturating_sub(1) / 2).copied().copied() {
+        out.median_step_s = Some(m.step_s);
+        out.median_comm_s = Some(m.comm_s);
+        out.median_exposed_comm_s = Some(m.exposed_comm_s);
+        out.median_hidden_comm_s = Some(m.hidden_comm_s);
+        out.median_compute_s = Some((m.step_s - m.exposed_comm_s).max(0.0));
+    }
     out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_median_steps_figures_add_up() {
+        let k =
+            |ts: f64, dur: f64, nccl: bool| Kernel { ts, dur, device: 0, nccl: nccl.then_some(0), correlation: None };
+        // Three steps of different shapes: the medians taken apart would not add up.
+        let marks = [(1, 0.0, 100.0), (2, 100.0, 300.0), (3, 400.0, 200.0)];
+        let kernels = [
+            k(0.0, 50.0, false),
+            k(40.0, 40.0, true),
+            k(100.0, 100.0, false),
+            k(150.0, 150.0, true),
+            k(400.0, 20.0, false),
+            k(410.0, 180.0, true),
+        ];
+        let t = steps(&marks, &kernels, &HashMap::new());
+        let (c, e, h) =
+            (t.median_comm_s.expect("c"), t.median_exposed_comm_s.expect("e"), t.median_hidden_comm_s.expect("h"));
+        assert!((c - e - h).abs() < 1e-15, "{t:?}");
+        assert!((t.median_compute_s.expect("x") - (t.median_step_s.expect("s") - e)).abs() < 1e-15);
+        assert_eq!(t.median_step_s, Some(200.0 * 1e-6), "the step whose time is the median");
+    }
 
     #[test]
     fn overlap_of_merged_intervals() {

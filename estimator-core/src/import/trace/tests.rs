@@ -55,12 +55,55 @@ fn kinetos_own_output_reads_without_a_problem() {
 }
 
 #[test]
-fn an_old_trace_takes_sizes_from_the_nccl_ops_shapes() {
+fn an_old_trace_without_group_sizes_is_read_but_not_judged() {
     let t = parse(TB_PLUGIN).expect("reads");
-    assert_eq!(t.nccl_kernels, 2);
+    assert_eq!((t.nccl_kernels, t.calls.calls.len()), (2, 0));
+    assert!(
+        t.calls.coverage.iter().any(|c| c.starts_with("2 NCCL kernels belong to a process group whose size")),
+        "{:?}",
+        t.calls.coverage
+    );
+}
+
+/// Sizes from the `nccl:` op's shapes, flat (old traces) or nested (a list of tensors, as `record_shapes` writes
+/// them for `record_param_comms`), by `External id`.
+#[test]
+fn shapes_give_sizes_flat_or_nested() {
+    let doc = br#"[
+      {"ph": "X", "cat": "cpu_op", "name": "nccl:broadcast", "ts": 0, "dur": 5,
+       "args": {"External id": 1, "Input Dims": [[53120]], "Input type": ["float"], "Group size": 2}},
+      {"ph": "X", "cat": "cpu_op", "name": "nccl:all_reduce", "ts": 10, "dur": 5,
+       "args": {"External id": 2, "Input Dims": [[[2049000]], []], "Input type": [["float"], "Scalar"], "Group size": 2}},
+      {"ph": "X", "cat": "cpu_op", "name": "aten::cat", "ts": 20, "dur": 5,
+       "args": {"External id": 3, "Input Dims": [[[704], [704]], []], "Input type": ["TensorList", "Scalar"]}},
+      {"ph": "X", "cat": "Kernel", "name": "ncclKernel_Broadcast_RING_LL_Sum_int8_t(ncclWorkElem)", "ts": 1, "dur": 16,
+       "args": {"device": 0, "external id": 1}},
+      {"ph": "X", "cat": "Kernel", "name": "ncclKernel_AllReduce_RING_LL_Sum_float(ncclWorkElem)", "ts": 12, "dur": 1556,
+       "args": {"device": 0, "external id": 2}}
+    ]"#;
+    let t = parse(doc).expect("reads");
+    assert_eq!(t.unreadable_events, 0, "nested shapes are read: {:?}", t.problems);
     let mut sizes: Vec<(Op, f64)> = t.calls.calls.iter().map(|c| (c.op, c.bytes)).collect();
     sizes.sort_by(|a, b| a.1.total_cmp(&b.1));
     assert_eq!(sizes, vec![(Op::Broadcast, 53120.0 * 4.0), (Op::AllReduce, 2049000.0 * 4.0)]);
+}
+
+/// `Seq`, when the trace has it, numbers a call the same on every rank whatever its place in the window.
+#[test]
+fn seq_numbers_the_calls_when_present() {
+    let doc = br#"{"distributedInfo": {"rank": 3}, "traceEvents": [
+      {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(x)", "ts": 5, "dur": 10,
+       "args": {"Collective name": "allreduce", "In msg nelems": 1048576, "Out msg nelems": 1048576, "Group size": 4,
+                "dtype": "BFloat16", "Process Group Name": "7", "Seq": 41}},
+      {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(x)", "ts": 1, "dur": 10,
+       "args": {"Collective name": "allreduce", "In msg nelems": 1048576, "Out msg nelems": 1048576, "Group size": 4,
+                "dtype": "BFloat16", "Process Group Name": "7", "Seq": 40}}
+    ]}"#;
+    let t = parse(doc).expect("reads");
+    let mut seqs: Vec<u64> = t.calls.calls.iter().map(|c| c.seq).collect();
+    seqs.sort();
+    assert_eq!(seqs, vec![40, 41]);
+    assert_eq!(t.calls.ranks, vec![3]);
 }
 
 #[test]
@@ -71,7 +114,7 @@ fn what_is_not_a_trace_says_why() {
     assert_eq!(parse(b"{\"a\": 1}"), Err(TraceError::NoEvents));
     let t =
         parse(b"{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": \"x\"}, 5, {\"ph\": ").expect("reads");
-    assert!(t.problems.iter().any(|p| p.contains("without ts or dur")), "{:?}", t.problems);
+    assert!(t.problems.iter().any(|p| p.contains("without a ts or dur in range")), "{:?}", t.problems);
     assert!(t.problems.iter().any(|p| p.contains("cut at byte")), "{:?}", t.problems);
     let t = parse(b"{\"traceEvents\": [{\"ph\": \"X\", \"dur\": [}]}").expect("reads");
     assert!(t.problems[0].starts_with("event 0 (at byte 17)"), "{:?}", t.problems);
@@ -95,7 +138,11 @@ fn names_read_as_collectives_and_types_as_bytes() {
     assert_eq!(dtype_bytes("c10::Half"), Some(2.0));
     assert_eq!(dtype_bytes("float"), Some(4.0));
     assert_eq!(dtype_bytes("Nonsense"), None);
-    let cut = RankList { ranks: vec![0, 8, 248], cut: true };
-    assert_eq!(cut.members(Some(32)).len(), 32);
-    assert_eq!(RankList { ranks: vec![0, 8, 9], cut: true }.members(Some(32)), Vec::<u32>::new());
+    // PyTorch's cut list: the first 30 ranks, then `...`.
+    let cut = RankList { ranks: (0..30).map(|i| i * 8).collect(), cut: true };
+    let members = cut.members(Some(32));
+    assert_eq!((members.len(), members[31]), (32, 248));
+    // Four ranks per node over 16 nodes: not evenly spaced, so not filled in.
+    let four: Vec<u32> = (0..30).map(|i| i / 4 * 8 + i % 4).collect();
+    assert_eq!(RankList { ranks: four, cut: true }.members(Some(64)), Vec::<u32>::new());
 }
