@@ -213,7 +213,7 @@ pub(super) fn causes(
     verdict: RunVerdict,
     ev: &RunEvidence<'_>,
     health: Option<&Health>,
-    run: Option<(&crate::run_collectives::CollectivesCheck, Option<&super::TraceComparison>)>,
+    run: (Option<&crate::run_collectives::CollectivesCheck>, Option<&super::TraceComparison>),
 ) -> Found {
     let expected = e.step_s.as_secs();
     let expected_busbw = model_peak_busbw_gbs(s);
@@ -314,8 +314,8 @@ pub(super) fn causes(
     if let Some(h) = health {
         nccl_tests_evidence(s, measured, h, &mut causes, &mut ruled, &mut evidence);
     }
-    if let Some((check, trace)) = run {
-        super::collectives::weigh(s, measured, check, trace, &mut causes, &mut ruled, &mut evidence);
+    if run.0.is_some() || run.1.is_some() {
+        super::collectives::weigh(s, measured, run.0, run.1, &mut causes, &mut ruled, &mut evidence);
     }
 
     // A cause is ruled out by the figures only when even its slowest step, with the model's own spread on top

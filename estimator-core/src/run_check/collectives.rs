@@ -73,19 +73,34 @@ fn worst_ratio(g: &GroupCheck) -> Option<f64> {
         .min_by(f64::total_cmp)
 }
 
+/// The ratio of a group's largest judged band: the share of its bandwidth the network gives (a small-message band's
+/// ratio says more of latency than of bandwidth).
+fn bandwidth_ratio(g: &GroupCheck) -> Option<f64> {
+    g.bands.iter().filter(|b| b.status != crate::run_collectives::BandStatus::TooFew).map(|b| b.ratio).next_back()
+}
+
 /// Weighs the causes with the run's collectives and trace.
 pub(super) fn weigh(
     sc: &Scenario,
     measured: f64,
-    check: &CollectivesCheck,
+    check: Option<&CollectivesCheck>,
     trace: Option<&TraceComparison>,
     causes: &mut Vec<RunCause>,
     ruled: &mut Vec<RuledOut>,
     evidence: &mut Vec<String>,
 ) {
+    let empty = CollectivesCheck {
+        groups: Vec::new(),
+        ranks: Vec::new(),
+        straggler: None,
+        straggler_checked: false,
+        limits: Vec::new(),
+        summary: Vec::new(),
+    };
+    let check = check.unwrap_or(&empty);
     let cross: Vec<&GroupCheck> = check.cross_node().collect();
     let inside: Vec<&GroupCheck> = check.inside().collect();
-    for g in check.groups.iter().filter(|g| g.verdict != GroupVerdict::TooFew) {
+    for g in check.judged() {
         evidence.push(format!("The run's collectives: {}.", g.text));
     }
     let slow_cross: Vec<&GroupCheck> = cross.iter().copied().filter(|g| g.verdict == GroupVerdict::Slow).collect();
@@ -123,10 +138,11 @@ pub(super) fn weigh(
     if let Some(worst) =
         slow_cross.iter().min_by(|a, b| worst_ratio(a).unwrap_or(1.0).total_cmp(&worst_ratio(b).unwrap_or(1.0)))
     {
-        let ratio = worst_ratio(worst).unwrap_or(1.0);
+        let ratio = bandwidth_ratio(worst).unwrap_or(1.0);
         let inside_fine = inside.iter().all(|g| g.verdict != GroupVerdict::Slow);
         let one_rank = check.ranks.len() <= 1;
-        let status = if check.straggler.is_some() || one_rank { POSSIBLE } else { CONFIRMED };
+        // Confirmed only where the ranks' records could tell a straggler and named none.
+        let status = if check.straggler_checked && check.straggler.is_none() { CONFIRMED } else { POSSIBLE };
         let busbw = (model_peak_busbw_gbs(sc) * ratio).max(crate::scenario::limits::MIN_FRACTION);
         let t = step_at(sc, busbw);
         let inside_note = match (inside.is_empty(), inside_fine) {
@@ -139,6 +155,8 @@ pub(super) fn weigh(
              for the slowest rank (give every rank's records to tell)"
         } else if check.straggler.is_some() {
             ". A straggler is named from the ranks' records: the others' kernels include their wait for it"
+        } else if !check.straggler_checked {
+            ". Too few calls were recorded on several ranks to tell a straggler from a slow fabric"
         } else {
             ""
         };
@@ -181,25 +199,33 @@ pub(super) fn weigh(
         ));
         let tol = tolerance(sc.input().fabric).share;
         let excess = exposed - tc.expected_exposed_comm_s;
-        let collectives_fine = slow_cross.is_empty() && !check.groups.iter().any(|g| g.verdict == GroupVerdict::Slow);
-        if excess > tol * measured.max(f64::MIN_POSITIVE) && collectives_fine {
+        let judged = check.judged().count() > 0;
+        let collectives_fine =
+            judged && slow_cross.is_empty() && !check.judged().any(|g| g.verdict == GroupVerdict::Slow);
+        let unjudged = !judged;
+        if excess > tol * measured.max(f64::MIN_POSITIVE) && (collectives_fine || unjudged) {
+            let speed = if collectives_fine {
+                "the collectives run at their expected speed, but"
+            } else {
+                "the trace's collectives could not be judged (no size or group), and"
+            };
             causes.push(RunCause {
                 id: "overlap".into(),
                 text: format!(
-                    "the collectives run at their expected speed, but {} of communication per step is exposed where \
-                     the model's schedule leaves {} ({} more, {} of the measured step): the overlap, not the \
-                     network",
+                    "{speed} {} of communication per step is exposed where the model's schedule leaves {} ({} more, \
+                     {} of the measured step): the overlap{}",
                     s(exposed),
                     s(tc.expected_exposed_comm_s),
                     s(excess),
-                    pct(excess / measured.max(f64::MIN_POSITIVE))
+                    pct(excess / measured.max(f64::MIN_POSITIVE)),
+                    if collectives_fine { ", not the network" } else { ", or collectives slower than their due" }
                 ),
                 check: strings(&[
                     "the framework's overlap settings: DDP's bucket_cap_mb, FSDP's forward/backward prefetch, \
                      Megatron's --overlap-grad-reduce and --overlap-param-gather",
                     "a CPU-bound step (launch gaps in the trace) exposes communication a GPU-bound one hides",
                 ]),
-                status: CONFIRMED,
+                status: if collectives_fine { CONFIRMED } else { POSSIBLE },
                 step_s: Some(measured),
                 step_max_s: None,
             });

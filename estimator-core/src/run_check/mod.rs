@@ -363,8 +363,7 @@ pub fn check_run(s: &Scenario, measured: &MeasuredStep, ev: RunEvidence<'_>) -> 
         .and_then(|run| health::judge(s, run, health::Evidence { log: ev.log, topo: ev.topo, summary: ev.summary }));
     let collectives = ev.calls.filter(|c| !c.calls.is_empty()).map(|c| crate::run_collectives::judge(s, c, ev.profile));
     let trace = ev.trace.filter(|t| !t.steps.is_empty()).map(|t| TraceComparison::new(t, &e));
-    let found =
-        causes::causes(s, &e, m, verdict, &ev, nccl_tests.as_ref(), collectives.as_ref().map(|c| (c, trace.as_ref())));
+    let found = causes::causes(s, &e, m, verdict, &ev, nccl_tests.as_ref(), (collectives.as_ref(), trace.as_ref()));
     let compute = e.compute_s.as_secs();
     let bubble = e.bubble_s.as_secs();
     let wait = e.rank_wait_s.as_secs();

@@ -39,24 +39,56 @@ pub struct Shape {
     pub nodes: u32,
     /// Ranks per node (the most on one node).
     pub per_node: u32,
-    /// How the nodes were found: `source` (the source said), `members` (its ranks' places), `assumed` (neither:
-    /// ranks packed onto as few nodes as they fill).
+    /// How the nodes were found: `source` (the source said), `members` (its ranks' places), `layout` (neither, but
+    /// the scenario's layout has a group of that size: placed as the layout places it), `assumed` (none of those:
+    /// ranks packed onto as few nodes as they fill, and no conclusion drawn from where it runs).
     pub from: &'static str,
 }
 
 impl Shape {
-    /// Where it runs, in words: `inside one node (8 GPUs)`, `across 4 nodes (1 GPU on each)`.
+    /// Where it runs, in words: `inside one node (8 GPUs)`, `across 4 nodes (1 GPU on each)`, with how that was
+    /// found when the source did not say.
     pub fn place(&self) -> String {
         let gpus = |n: u32| crate::human::plural(u64::from(n), "GPU");
-        if self.nodes <= 1 {
+        let place = if self.nodes <= 1 {
             format!("inside one node ({})", gpus(self.ranks))
         } else {
             format!("across {} nodes ({} on each)", self.nodes, gpus(self.per_node))
+        };
+        match self.from {
+            "layout" => format!("{place}, placed as the scenario's layout places a group of {}", self.ranks),
+            "assumed" => format!("{place} (placement assumed: the records do not say)"),
+            _ => place,
         }
+    }
+
+    /// Whether where it runs is known (the source, its members or the layout say).
+    pub fn known(&self) -> bool {
+        self.from != "assumed"
     }
 }
 
-/// The shape of `c` on nodes of `gpn` GPUs.
+/// The shape of `c` on the scenario's nodes.
+pub fn shape_in(c: &Communicator, s: &Scenario) -> Shape {
+    let found = shape(c, s.gpus_per_node());
+    if found.known() {
+        return found;
+    }
+    // The layout's groups of that size (tensor parallel at stride 1, data parallel at the tensor-parallel degree,
+    // ...), when exactly one kind has it.
+    let gpn = s.gpus_per_node();
+    let g = crate::layout::groups(s.layout(), gpn, s.nvlink_domain_gpus().max(gpn));
+    let sizes: Vec<Group> =
+        [g.tp, g.dp, g.shard, g.replica, g.ep, g.expert_dp].into_iter().filter(|x| x.ranks == c.ranks).collect();
+    match sizes.as_slice() {
+        [one, rest @ ..] if rest.iter().all(|x| x.nodes == one.nodes && x.per_node == one.per_node) => {
+            Shape { ranks: c.ranks, nodes: one.nodes.max(1), per_node: one.per_node.max(1), from: "layout" }
+        }
+        _ => found,
+    }
+}
+
+/// The shape of `c` on nodes of `gpn` GPUs, from the source or its members only.
 pub fn shape(c: &Communicator, gpn: u32) -> Shape {
     let gpn = gpn.max(1);
     let ranks = c.ranks.max(1);
@@ -226,6 +258,9 @@ pub struct CollectivesCheck {
     pub ranks: Vec<u32>,
     /// The rank the others wait for, with several ranks' records of the same calls.
     pub straggler: Option<Straggler>,
+    /// Whether the records could tell a straggler: several ranks' records of enough of the same calls. False with
+    /// one rank's records, or too few calls matched.
+    pub straggler_checked: bool,
     /// What the check cannot say from these records (one rank only, a share of the run), one sentence each.
     pub limits: Vec<String>,
     /// The findings in one line each: the verdict per group, the straggler.
@@ -233,19 +268,25 @@ pub struct CollectivesCheck {
 }
 
 impl CollectivesCheck {
-    /// Groups across the network, judged (not too few).
+    /// Groups across the network, judged (not too few), whose placement is known.
     pub fn cross_node(&self) -> impl Iterator<Item = &GroupCheck> {
-        self.groups.iter().filter(|g| g.crosses_network && g.verdict != GroupVerdict::TooFew)
+        self.groups.iter().filter(|g| g.crosses_network && g.verdict != GroupVerdict::TooFew && g.shape.known())
     }
 
-    /// Groups inside a node (or an NVLink domain), judged.
+    /// Groups inside a node (or an NVLink domain), judged, whose placement is known.
     pub fn inside(&self) -> impl Iterator<Item = &GroupCheck> {
-        self.groups.iter().filter(|g| !g.crosses_network && g.verdict != GroupVerdict::TooFew)
+        self.groups.iter().filter(|g| !g.crosses_network && g.verdict != GroupVerdict::TooFew && g.shape.known())
+    }
+
+    /// Groups judged (not too few), wherever they run.
+    pub fn judged(&self) -> impl Iterator<Item = &GroupCheck> {
+        self.groups.iter().filter(|g| g.verdict != GroupVerdict::TooFew)
     }
 }
 
-/// The key of a size's expectation in the cache: the group's scenario index, the collective and the size's bits.
-type Key = (usize, Op, u64);
+/// The key of a size's expectation in the cache: the group's scenario index, the collective and the size in 1/16
+/// octaves (4.4%: a run's sizes take a few of them; a hostile one cannot make millions of model runs).
+type Key = (usize, Op, i32);
 
 struct Expect<'a> {
     scenarios: Vec<Scenario>,
@@ -256,10 +297,13 @@ struct Expect<'a> {
 impl Expect<'_> {
     /// The model's bus bandwidth, the floor healthy runs clear, and where the floor comes from.
     fn at(&mut self, g: usize, op: Op, bytes: f64) -> (f64, f64, String) {
-        let key = (g, op, bytes.to_bits());
+        let sixteenth = (bytes.max(1.0).log2() * 16.0).round().clamp(0.0, 1024.0) as i32;
+        let key = (g, op, sixteenth);
         if let Some(v) = self.cache.get(&key) {
             return v.clone();
         }
+        // At the step's own size: a call between two steps reads the nearer one's expectation.
+        let bytes = 2f64.powf(f64::from(sixteenth) / 16.0);
         let t = thresholds::thresholds(&self.scenarios[g], &[op], &[bytes], self.profile);
         let v = t.first().map_or((0.0, 0.0, "public".to_string()), |t| {
             (
@@ -268,9 +312,7 @@ impl Expect<'_> {
                 t.floor_from.clone(),
             )
         });
-        if self.cache.len() < 1 << 16 {
-            self.cache.insert(key, v.clone());
-        }
+        self.cache.insert(key, v.clone());
         v
     }
 }
@@ -278,8 +320,7 @@ impl Expect<'_> {
 /// Judges a run's calls on the scenario's hardware (its correction, if calibrated, sets the expectation; `profile`'s
 /// own floors where it has them).
 pub fn judge(s: &Scenario, calls: &Calls, profile: Option<&Profile>) -> CollectivesCheck {
-    let gpn = s.gpus_per_node();
-    let shapes: Vec<Shape> = calls.comms.iter().map(|c| shape(c, gpn)).collect();
+    let shapes: Vec<Shape> = calls.comms.iter().map(|c| shape_in(c, s)).collect();
     let mut ex =
         Expect { scenarios: shapes.iter().map(|sh| group_scenario(s, sh)).collect(), cache: HashMap::new(), profile };
     // Calls by (communicator, collective), in the order first seen.
@@ -391,6 +432,7 @@ pub fn judge(s: &Scenario, calls: &Calls, profile: Option<&Profile>) -> Collecti
     groups.sort_by(|a, b| rank_of(a.verdict).cmp(&rank_of(b.verdict)).then(b.time_s.total_cmp(&a.time_s)));
     let mut limits = calls.coverage.clone();
     let mut none_stands_out = None;
+    let checked = straggler::read(calls).is_ok();
     let straggler = match straggler::read(calls) {
         Ok(found) => {
             if found.is_none() {
@@ -422,7 +464,7 @@ pub fn judge(s: &Scenario, calls: &Calls, profile: Option<&Profile>) -> Collecti
     let mut summary: Vec<String> =
         groups.iter().filter(|g| g.verdict != GroupVerdict::TooFew).map(|g| g.text.clone()).collect();
     summary.extend(straggler.as_ref().map(|st| st.text.clone()).or(none_stands_out));
-    CollectivesCheck { groups, ranks: calls.ranks.clone(), straggler, limits, summary }
+    CollectivesCheck { groups, ranks: calls.ranks.clone(), straggler, straggler_checked: checked, limits, summary }
 }
 
 /// The calls by power-of-two size: median size and bus bandwidth against the model's.

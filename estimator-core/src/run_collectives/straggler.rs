@@ -62,7 +62,11 @@ pub fn read(calls: &Calls) -> Result<Option<Straggler>, usize> {
     let mut fastest: HashMap<u32, (usize, f64, f64)> = HashMap::new();
     let mut matched = 0;
     let mut ranks_seen = std::collections::BTreeSet::new();
-    for v in by.values() {
+    for v in by.values_mut() {
+        // One entry per rank (its shortest): the same file given twice, or a process recording several ranks of
+        // one communicator, is not a second rank.
+        v.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        v.dedup_by_key(|x| x.0);
         if v.len() < 2 {
             continue;
         }

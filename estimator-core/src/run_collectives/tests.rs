@@ -104,5 +104,20 @@ fn shapes_come_from_the_source_or_the_members() {
     assert_eq!((shape(&c, 8).nodes, shape(&c, 8).per_node, shape(&c, 8).from), (2, 4, "source"));
     let c = Communicator { id: "x".into(), ranks: 16, ..Default::default() };
     assert_eq!((shape(&c, 8).nodes, shape(&c, 8).from), (2, "assumed"));
-    assert_eq!(shape(&c, 8).place(), "across 2 nodes (8 GPUs on each)");
+    assert_eq!(shape(&c, 8).place(), "across 2 nodes (8 GPUs on each) (placement assumed: the records do not say)");
+    // Without members, a group of the layout's data-parallel size is placed as the layout places it: one GPU on each
+    // of the 4 nodes (TP 8), not packed into one node.
+    let dp = Communicator { id: "x".into(), ranks: 4, ..Default::default() };
+    let sh = shape_in(&dp, &job());
+    assert_eq!((sh.nodes, sh.per_node, sh.from), (4, 1, "layout"), "{sh:?}");
+    assert!(sh.known());
+    // An assumed placement draws no conclusion: a slow group of unknown placement is neither across nor inside.
+    let mut calls = trace_calls("slow-network-rank0.json");
+    for c in &mut calls.comms {
+        c.members.clear();
+        c.ranks = if c.ranks == 4 { 5 } else { c.ranks };
+    }
+    let judged = judge(&job(), &calls, None);
+    assert_eq!(judged.cross_node().count(), 0, "{:?}", judged.summary);
+    assert!(judged.groups.iter().any(|g| !g.shape.known() && g.text.contains("placement assumed")));
 }
