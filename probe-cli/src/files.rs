@@ -40,9 +40,20 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 /// Reads one tool output and recognises its kind: the text (for what a reader may look at again) and what it holds,
 /// or why not.
 pub fn read_tool_output(path: &Path) -> Result<(String, Imported), String> {
-    // A PyTorch profiler trace (gzip or JSON) streams through its reader: it may be far larger than a tool output.
-    if path != Path::new("-") && looks_like_trace(path) {
-        return crate::run_records::read_trace(path).map(|t| (String::new(), Imported::PytorchTrace(Box::new(t))));
+    // A PyTorch profiler trace (gzip or JSON) and an Inspector dump stream through their readers: they may be far
+    // larger than a tool output.
+    if path != Path::new("-") {
+        match sniff(path) {
+            Some(Streamed::Trace) => {
+                return crate::run_records::read_trace(path)
+                    .map(|t| (String::new(), Imported::PytorchTrace(Box::new(t))));
+            }
+            Some(Streamed::Inspector) => {
+                return crate::run_records::read_inspector(&[path.to_path_buf()])
+                    .map(|d| (String::new(), Imported::NcclInspector(Box::new(d))));
+            }
+            None => {}
+        }
     }
     let text = read_text(path)?;
     // A large file (a sweep's log) takes a second or more: say so before, and how long it took after.
@@ -61,14 +72,25 @@ pub fn read_tool_output(path: &Path) -> Result<(String, Imported), String> {
     }
 }
 
-/// Whether a file starts as gzip or as a trace's JSON (its first 64 KiB).
-fn looks_like_trace(path: &Path) -> bool {
-    let Ok(f) = std::fs::File::open(path) else { return false };
+/// The kinds read as they stream.
+enum Streamed {
+    Trace,
+    Inspector,
+}
+
+/// Which streamed kind a file is, from its first 64 KiB: gzip or a trace's JSON, or Inspector records.
+fn sniff(path: &Path) -> Option<Streamed> {
+    let f = std::fs::File::open(path).ok()?;
     let mut head = Vec::with_capacity(64 << 10);
-    if f.take(64 << 10).read_to_end(&mut head).is_err() {
-        return false;
+    f.take(64 << 10).read_to_end(&mut head).ok()?;
+    let text = String::from_utf8_lossy(&head);
+    if import::inspector::looks_like(&text) {
+        Some(Streamed::Inspector)
+    } else if head.starts_with(&[0x1f, 0x8b]) || import::trace::looks_like(&text) {
+        Some(Streamed::Trace)
+    } else {
+        None
     }
-    head.starts_with(&[0x1f, 0x8b]) || import::trace::looks_like(&String::from_utf8_lossy(&head))
 }
 
 /// Inputs from this size on get a progress line on stderr: about a second of reading on a slow core.

@@ -242,13 +242,13 @@ fn describe(r: &FileResult) -> String {
         }
         Imported::NcclInspector(d) => {
             let _ = writeln!(t, ": {}", d.describe());
-            for c in &d.calls.comms {
-                let n = d
-                    .calls
-                    .calls
-                    .iter()
-                    .filter(|x| d.calls.comms.get(x.comm as usize).is_some_and(|k| k.id == c.id))
-                    .count();
+            let mut per = vec![0usize; d.calls.comms.len()];
+            for x in &d.calls.calls {
+                if let Some(n) = per.get_mut(x.comm as usize) {
+                    *n += 1;
+                }
+            }
+            for (c, n) in d.calls.comms.iter().zip(per) {
                 let _ = writeln!(
                     t,
                     "  communicator {}{}: {} ranks{}, {n} records",
@@ -271,10 +271,10 @@ fn describe(r: &FileResult) -> String {
                     c.id,
                     c.label.as_ref().map_or(String::new(), |l| format!(" ({l})")),
                     c.ranks,
-                    if c.members.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", ranks {:?}", &c.members[..c.members.len().min(8)])
+                    match c.members.len() {
+                        0 => String::new(),
+                        n if n <= 8 => format!(", ranks {:?}", c.members),
+                        n => format!(", ranks {:?} ... ({n} in all)", &c.members[..8]),
                     }
                 );
             }
@@ -283,7 +283,7 @@ fn describe(r: &FileResult) -> String {
             {
                 let _ = writeln!(
                     t,
-                    "  per step (median): {} on the CPU; NCCL kernels {} exposed, {} hidden behind compute",
+                    "  the median step: {} on the CPU; NCCL kernels {} exposed, {} hidden behind compute",
                     human::secs(estimator_core::Seconds::new(step)),
                     human::secs(estimator_core::Seconds::new(exposed)),
                     human::secs(estimator_core::Seconds::new(hidden))

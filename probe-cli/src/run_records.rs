@@ -10,7 +10,6 @@ use estimator_core::import::trace::{PytorchTrace, TraceReader, TraceSteps};
 use estimator_core::run_collectives::Calls;
 
 use crate::cli::CheckRunArgs;
-use crate::files::read_text;
 use crate::outcome::Failure;
 use crate::output::diag;
 
@@ -28,6 +27,13 @@ pub struct RunRecords {
 impl RunRecords {
     /// Reads the traces and dumps `check-run` was given; one that cannot be read is an input error naming it.
     pub fn read(a: &CheckRunArgs) -> Result<RunRecords, Failure> {
+        if !a.trace.is_empty() && !a.inspector.is_empty() {
+            return Err(Failure::Usage(
+                "--trace and --inspector: give one kind of the run's records (a trace numbers its ranks globally, the \
+                 Inspector by process, and both record the same collectives)"
+                    .to_string(),
+            ));
+        }
         let mut out = RunRecords::default();
         let mut calls: Option<Calls> = None;
         let add = |c: Calls, calls: &mut Option<Calls>| match calls {
@@ -38,6 +44,13 @@ impl RunRecords {
             let t = read_trace(path).map_err(|e| Failure::input(format!("--trace {}: {e}", path.display())))?;
             for p in &t.problems {
                 diag(&format!("warning: --trace {}: {p}", path.display()));
+            }
+            if a.trace.len() > 1 && t.rank.is_none() {
+                return Err(Failure::input(format!(
+                    "--trace {}: the trace does not say its rank (distributedInfo.rank): with several traces each \
+                     must, to match their calls",
+                    path.display()
+                )));
             }
             if let Some(r) = t.rank
                 && out.traces.iter().any(|x| x.rank == Some(r))
@@ -82,12 +95,10 @@ const MAX_INSPECTOR_FILES: usize = 65_536;
 
 /// Reads a trace as it streams by: plain JSON or gzip (by its magic bytes).
 pub fn read_trace(path: &Path) -> Result<PytorchTrace, String> {
-    let mut f = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let mut magic = [0u8; 2];
-    let n = f.read(&mut magic).map_err(|e| e.to_string())?;
-    drop(f);
+    let mut magic = Vec::with_capacity(2);
+    std::fs::File::open(path).and_then(|f| f.take(2).read_to_end(&mut magic)).map_err(|e| e.to_string())?;
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
-    let gz = n == 2 && magic == [0x1f, 0x8b];
+    let gz = magic == [0x1f, 0x8b];
     let mut input: Box<dyn Read> =
         if gz { Box::new(flate2::read::MultiGzDecoder::new(std::io::BufReader::new(file))) } else { Box::new(file) };
     let started = std::time::Instant::now();
@@ -117,6 +128,45 @@ pub fn read_trace(path: &Path) -> Result<PytorchTrace, String> {
     Ok(trace)
 }
 
+/// The first 64 KiB of a file, as text.
+fn read_head(path: &Path) -> Result<String, String> {
+    let mut head = Vec::with_capacity(64 << 10);
+    std::fs::File::open(path).and_then(|f| f.take(64 << 10).read_to_end(&mut head)).map_err(|e| e.to_string())?;
+    Ok(String::from_utf8_lossy(&head).into_owned())
+}
+
+/// The most bytes read from one Inspector file: a dump of a long run grows by a record a second per communicator.
+pub const MAX_DUMP_BYTES: u64 = 8 << 30;
+
+/// Reads one Inspector file as it streams, in parts of about 8 MiB cut where a line starts a record.
+fn read_dump(reader: &mut InspectorReader, path: &Path) -> Result<(), String> {
+    use std::io::BufRead;
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut lines = std::io::BufReader::new(file);
+    reader.begin();
+    let mut part = String::new();
+    let mut line = Vec::new();
+    let mut total = 0u64;
+    loop {
+        line.clear();
+        let k = lines.read_until(b'\n', &mut line).map_err(|e| e.to_string())?;
+        total += k as u64;
+        if total > MAX_DUMP_BYTES {
+            return Err(format!("over {} GiB: refused", MAX_DUMP_BYTES >> 30));
+        }
+        let starts_record = line.first() == Some(&b'{');
+        if k == 0 || (starts_record && part.len() >= 8 << 20) {
+            reader.feed(&name, &part);
+            part.clear();
+        }
+        if k == 0 {
+            return Ok(());
+        }
+        part.push_str(&String::from_utf8_lossy(&line));
+    }
+}
+
 /// Reads Inspector dumps: each path a file, or a directory whose files (not its subdirectories) are read, those
 /// that do not look like the plugin's output left out with a warning.
 pub fn read_inspector(paths: &[PathBuf]) -> Result<InspectorDump, String> {
@@ -140,8 +190,8 @@ pub fn read_inspector(paths: &[PathBuf]) -> Result<InspectorDump, String> {
         };
         let single = files.len() == 1 && !path.is_dir();
         for file in files {
-            let text = read_text(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            if !inspector::looks_like(&text.chars().take(64 << 10).collect::<String>()) {
+            let head = read_head(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            if !inspector::looks_like(&head) {
                 if single {
                     return Err(format!(
                         "{}: not an NCCL Inspector dump (its records are JSON objects with header and coll_perf)",
@@ -151,7 +201,7 @@ pub fn read_inspector(paths: &[PathBuf]) -> Result<InspectorDump, String> {
                 diag(&format!("warning: {}: not an NCCL Inspector dump; left out", file.display()));
                 continue;
             }
-            reader.add(&file.display().to_string(), &text);
+            read_dump(&mut reader, &file).map_err(|e| format!("{}: {e}", file.display()))?;
             read += 1;
         }
     }

@@ -114,3 +114,29 @@ fn exposed_communication_at_full_speed_is_the_overlap() {
     );
     assert!((comm - exposed - hidden).abs() < 1e-9 && hidden < 1e-6, "nothing hidden but rounding: {t}");
 }
+
+/// Traces and Inspector dumps number ranks differently and record the same calls: one kind at a time.
+#[test]
+fn traces_and_inspector_dumps_are_not_mixed() {
+    let (code, _, err) =
+        run(&["--trace", &path("traces/healthy-rank0.json"), "--inspector", &path("inspector/healthy")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--trace and --inspector: give one kind"), "{err}");
+}
+
+/// A large Inspector dump is read in parts: the same records as the file whole.
+#[test]
+fn an_inspector_dump_past_the_part_size_reads_whole() {
+    let dir = temp("records", "bigdump");
+    let line = std::fs::read_to_string(data("inspector/slow-network/node01-pid4008.log")).expect("dump");
+    let mut big = String::new();
+    while big.len() < 20 << 20 {
+        big.push_str(&line);
+    }
+    let records = big.lines().count();
+    std::fs::write(dir.join("node01-pid4008.log"), &big).expect("write");
+    let out = cli().arg("import").arg("--json").arg(dir.join("node01-pid4008.log")).output().expect("runs");
+    let v: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let doc = if v.is_array() { v[0].clone() } else { v };
+    assert_eq!(doc["records"].as_u64(), Some(records as u64), "{}", String::from_utf8_lossy(&out.stderr));
+}
