@@ -93,7 +93,10 @@ export function start(request) {
     const status = document.getElementById("run-records");
     if (status) status.innerHTML = r.html;
   }
+  // A new selection stops the one being sent: its chunks would land in the new selection's files.
+  let selection = 0;
   async function sendRecords(files) {
+    const mine = ++selection;
     let reset = true;
     // No file chosen (the selection cleared): the records read before are dropped.
     if (!files.length) await sendChunk({ name: "", chunk: "", reset, first: false, last: false });
@@ -106,9 +109,14 @@ export function start(request) {
       let text = "";
       for (;;) {
         const { value, done } = await reader.read();
+        if (mine !== selection) {
+          reader.cancel();
+          return;
+        }
         if (value) text += value;
         if (text.length < CHUNK && !done) continue;
         await sendChunk({ name: file.name, chunk: text, reset, first, last: done });
+        if (mine !== selection) return;
         reset = false;
         first = false;
         text = "";

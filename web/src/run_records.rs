@@ -13,8 +13,10 @@ use crate::html::Html;
 
 /// The most text kept of one Inspector dump (its records are read once it is whole): 64 MiB.
 pub const MAX_INSPECTOR_CHARS: usize = 64 << 20;
-/// The most files in one selection.
-pub const MAX_FILES: usize = 256;
+/// The most files in one selection (a 512-GPU job writes 512 Inspector logs: past this many they are counted).
+pub const MAX_FILES: usize = 4096;
+/// The most text read of one trace: far past any profiler's output; a gzip bomb stops here.
+pub const MAX_TRACE_CHARS: u64 = 8 << 30;
 
 enum Reading {
     /// Not known yet: the first chunk tells.
@@ -28,6 +30,7 @@ enum Reading {
 struct Loading {
     name: String,
     reading: Reading,
+    chars: u64,
 }
 
 #[derive(Default)]
@@ -37,8 +40,11 @@ struct Records {
     dump: Option<InspectorDump>,
     inspector_files: Vec<String>,
     lines: Vec<Result<String, String>>,
+    left_out: usize,
     loading: Option<Loading>,
+    /// The calls of everything read, merged when first asked for after a file ends.
     calls: Option<Calls>,
+    stale: bool,
 }
 
 thread_local! {
@@ -57,7 +63,7 @@ pub fn chunk(name: &str, text: &str, reset: bool, first: bool, last: bool) -> Ht
             }
         }
         if first {
-            r.loading = Some(Loading { name: name.chars().take(256).collect(), reading: Reading::Unknown });
+            r.loading = Some(Loading { name: name.chars().take(256).collect(), reading: Reading::Unknown, chars: 0 });
         }
         if let Some(l) = r.loading.as_mut() {
             feed(l, text);
@@ -70,6 +76,11 @@ pub fn chunk(name: &str, text: &str, reset: bool, first: bool, last: bool) -> Ht
 }
 
 fn feed(l: &mut Loading, text: &str) {
+    l.chars += text.len() as u64;
+    if l.chars > MAX_TRACE_CHARS && !matches!(l.reading, Reading::Refused(_)) {
+        l.reading = Reading::Refused(format!("over {} GiB of text: refused", MAX_TRACE_CHARS >> 30));
+        return;
+    }
     if matches!(l.reading, Reading::Unknown) {
         let head: String = text.chars().take(64 << 10).collect();
         l.reading = if inspector::looks_like(&head) {
@@ -102,9 +113,25 @@ fn feed(l: &mut Loading, text: &str) {
 
 fn finish(r: &mut Records, l: Loading) {
     if r.lines.len() >= MAX_FILES {
+        r.left_out += 1;
         return;
     }
     let name = l.name;
+    // One kind at a time: a trace numbers its ranks globally, the Inspector by process, and both record the same
+    // collectives.
+    let other_kind = match &l.reading {
+        Reading::Trace(_) => r.inspector.is_some(),
+        Reading::Inspector(_) => !r.traces.is_empty(),
+        _ => false,
+    };
+    if other_kind {
+        r.lines.push(Err(format!(
+            "{name}: left out: give traces or Inspector records, not both (they number ranks differently and record \
+             the same collectives)"
+        )));
+        return;
+    }
+    r.stale = true;
     match l.reading {
         Reading::Trace(t) => match t.finish() {
             Ok(t) => {
@@ -129,7 +156,14 @@ fn finish(r: &mut Records, l: Loading) {
         Reading::Refused(why) => r.lines.push(Err(format!("{name}: {why}"))),
         Reading::Unknown => r.lines.push(Err(format!("{name}: the file is empty"))),
     }
-    // The calls of everything read so far, merged (the Inspector's read again from its reader's copy).
+}
+
+/// The calls of everything read, merged (once after each file, when first asked for).
+fn merged(r: &mut Records) {
+    if !r.stale {
+        return;
+    }
+    r.stale = false;
     r.dump = r.inspector.clone().and_then(|i| i.finish().ok());
     let mut calls: Option<Calls> = None;
     for (_, t) in &r.traces {
@@ -139,10 +173,7 @@ fn finish(r: &mut Records, l: Loading) {
         }
     }
     if let Some(d) = &r.dump {
-        match &mut calls {
-            Some(c) => c.merge(d.calls.clone()),
-            None => calls = Some(d.calls.clone()),
-        }
+        calls = Some(d.calls.clone());
     }
     r.calls = calls;
 }
@@ -156,6 +187,9 @@ fn status(r: &Records) -> Html {
             Err(e) => html!(h, "<li class=\"error\">{}</li>", e),
         }
     }
+    if r.left_out > 0 {
+        html!(h, "<li class=\"error\">{} files past the first {} were left out</li>", r.left_out, MAX_FILES);
+    }
     if let Some(l) = &r.loading {
         html!(h, "<li>reading {} ...</li>", l.name);
     }
@@ -166,7 +200,8 @@ fn status(r: &Records) -> Html {
 /// Runs `f` with the records read: the calls of every file, merged, and the lowest rank's trace steps.
 pub fn with<T>(f: impl FnOnce(Option<&Calls>, Option<&TraceSteps>) -> T) -> T {
     RECORDS.with(|r| {
-        let r = r.borrow();
+        let mut r = r.borrow_mut();
+        merged(&mut r);
         let steps = r.traces.iter().map(|(_, t)| &t.steps).find(|s| !s.steps.is_empty());
         f(r.calls.as_ref(), steps)
     })

@@ -221,6 +221,14 @@ fn a_trace_sent_in_chunks_is_judged_and_its_name_stays_text() {
     assert!(html.contains("id=\"run-collectives\"") && html.contains("data-verdict=\"slow\""), "{}", html.as_str());
     assert!(html.contains("median step over 3 steps"), "the step from the trace: {}", html.as_str());
     assert!(html.contains("id=\"run-curve-0\""), "a chart of measured against the model");
+    // Inspector records beside the trace: left out, with why.
+    let dump = include_str!("../../tests/data/inspector/datadog-agent-worker0.jsonl");
+    let mixed = run_records::chunk("node-pid1.log", dump, false, true, true);
+    assert!(
+        mixed.contains("node-pid1.log: left out: give traces or Inspector records, not both"),
+        "{}",
+        mixed.as_str()
+    );
     // A file that is neither kind is named, and a cleared selection drops everything.
     let bad = run_records::chunk("notes.txt", "hello", true, true, true);
     assert!(bad.contains("notes.txt: not a PyTorch profiler trace"), "{}", bad.as_str());
