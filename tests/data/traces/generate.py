@@ -4,9 +4,9 @@ definitions (see README.md here and in ../inspector): a 7B model over 4 nodes of
 InfiniBand, tensor parallel 8 inside each node and data parallel 4 across the nodes (one GPU per node in each
 data-parallel group). Run from this directory: python3 generate.py
 
-The bus bandwidths are the model's for those communicators (probe-cli estimate collective, see below) times a
-share: 0.95 healthy, 0.38 for the slow network. They are what a run on that hardware would read, not the model
-under test read back: the tests check the verdicts, which use the floors of healthy public runs.
+The bus bandwidths are the model's own for those communicators (probe-cli estimate collective, see below) times a
+share: 0.95 healthy, 0.38 for the slow network. The tests built on these files therefore check the reading, the
+grouping, the verdict logic and the floors of healthy public runs, not the model's accuracy.
 
   TP all-reduce of 32 MiB inside a node:   probe-cli estimate collective --op all_reduce --bytes 33554432
                                             --nodes 1 --gpus-per-node 8                       -> 391.6 GB/s
