@@ -48,7 +48,8 @@ pub struct Call {
     pub duration_us: f64,
     /// The global rank that recorded it, when known.
     pub rank: Option<u32>,
-    /// Its place among the calls of its communicator on that rank (0, 1, ...): the same call on every rank has
+    /// Its number: the source's own (the Inspector's `coll_sn`, PyTorch's `Seq`), else its place in time among its
+    /// communicator's calls on that rank (from 2^62 in a trace, apart from `Seq`'s): the same call on every rank has
     /// the same one, unless the source dropped some.
     pub seq: u64,
     /// The bus bandwidth the source itself computed, GB/s, when it did (the Inspector's `busBw`).

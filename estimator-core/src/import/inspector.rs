@@ -29,6 +29,22 @@ use crate::op::Op;
 const MAX_HOSTS: usize = 1024;
 /// The most problems named.
 const MAX_PROBLEMS: usize = 8;
+/// The longest collective read, µs: a day.
+const MAX_TIME_US: f64 = 86_400e6;
+/// The largest message read, bytes: a petabyte.
+const MAX_SIZE_BYTES: f64 = 1e15;
+
+/// Whether an output format version writes header and metadata on its `dump_stats` marker only, for the records
+/// after it to inherit: `v4.3` and later (NVIDIA/nccl PR #2359; `inspector_json_reader.py` @08618d4).
+fn marker_carries_context(version: &str) -> bool {
+    let v = version.trim_start_matches('v');
+    let mut parts = v.split('.').map(|p| p.parse::<u32>().ok());
+    match (parts.next().flatten(), parts.next().flatten()) {
+        (Some(major), Some(minor)) => major > 4 || (major == 4 && minor >= 3),
+        (Some(major), None) => major > 4,
+        _ => false,
+    }
+}
 
 /// What a dump (or several) held.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -219,9 +235,14 @@ impl InspectorReader {
                         self.records_in_file += 1;
                         let n = self.records_in_file;
                         self.problem(format!("{name}: record {n} (line {line}): {e}"));
-                        match text.get(at + 1..).and_then(|t| t.find("\n{")) {
+                        // On at the next line that starts a record, after the broken one's own start (bytes: junk
+                        // need not be text on a character's boundary).
+                        let start = self.line_at.max(at);
+                        let next =
+                            text.as_bytes().get(start + 1..).and_then(|t| t.windows(2).position(|w| w == b"\n{"));
+                        match next {
                             Some(k) => {
-                                from = at + 1 + k + 1;
+                                from = start + 1 + k + 1;
                                 continue 'text;
                             }
                             None => break 'text,
@@ -258,7 +279,11 @@ impl InspectorReader {
         // A `dump_stats` marker: its header and metadata are what a `v4.3` dump's records after it inherit
         // (`inspector_json_reader.py`); an older marker's are not inherited.
         if r.dump_stats.is_some() {
-            let v43 = r.metadata.as_ref().and_then(|m| m.inspector_output_format_version.as_deref()) == Some("v4.3");
+            let v43 = r
+                .metadata
+                .as_ref()
+                .and_then(|m| m.inspector_output_format_version.as_deref())
+                .is_some_and(marker_carries_context);
             self.header = r.header.clone().filter(|_| v43);
             self.metadata = r.metadata.clone().filter(|_| v43);
         }
@@ -300,11 +325,13 @@ impl InspectorReader {
             self.problem(format!("{name}: record {n} (line {line}): a header without an id"));
             return;
         };
-        let (Some(time_us), Some(size)) =
-            (c.coll_exec_time_us.filter(|t| *t >= 0.0), c.coll_msg_size_bytes.filter(|b| *b >= 0.0))
-        else {
+        let (Some(time_us), Some(size)) = (
+            c.coll_exec_time_us.filter(|t| (0.0..=MAX_TIME_US).contains(t)),
+            c.coll_msg_size_bytes.filter(|b| (0.0..=MAX_SIZE_BYTES).contains(b)),
+        ) else {
             self.problem(format!(
-                "{name}: record {n} (line {line}): coll_exec_time_us or coll_msg_size_bytes is not a number from 0"
+                "{name}: record {n} (line {line}): coll_exec_time_us or coll_msg_size_bytes is not a number from 0 \
+                 to a day or a petabyte"
             ));
             return;
         };
@@ -407,7 +434,8 @@ impl InspectorReader {
         }
         if calls.dropped > 0 {
             calls.coverage.push(format!(
-                "{} records are of a collective the model has no figure for (Reduce, send/recv) or past the limit: \
+                "{} records are of a collective the model has no figure for (Reduce, send/recv), of a one-rank \
+                 communicator, or past the limit: \
                  not judged",
                 calls.dropped
             ));
@@ -481,6 +509,33 @@ mod tests {
         assert_eq!(d.calls.calls.len(), 2, "{:?}", d.problems);
         assert_eq!(d.unreadable_records, 1);
         assert!(d.problems[0].starts_with("f.log: record 2 (line 2)"), "{}", d.problems[0]);
+    }
+
+    /// A v4.3 dump: header and metadata on the marker, the records after it bare (NVIDIA/nccl's README @3254c695).
+    #[test]
+    fn v43_records_inherit_their_markers_context() {
+        let marker = r#"{"header":{"id":"0x7f8c496ae9f661","rank":2,"n_ranks":8,"nnodes":1},"metadata":{"inspector_output_format_version":"v4.3","hostname":"h","pid":7},"dump_stats":{"coll_records":2,"coll_dropped_total":5}}"#;
+        let rec = r#"{"coll_perf":{"coll":"AllReduce","coll_sn":1,"coll_msg_size_bytes":1048576,"coll_exec_time_us":20,"coll_timing_source":"kernel_gpu","coll_busbw_gbs":91.75}}"#;
+        let d = parse("v43", &format!("{marker}\n{rec}\n{rec}\n")).expect("reads");
+        assert_eq!((d.calls.calls.len(), d.dropped_by_inspector), (2, Some(5)));
+        assert_eq!(d.calls.who(d.calls.calls[0].rank.expect("rank")), "h pid 7");
+        // A v4.2 marker's context is not inherited: a bare record after it has no header.
+        let old = marker.replace("v4.3", "v4.2");
+        let d = parse("v42", &format!("{old}\n{rec}\n{DATADOG}"));
+        let d = d.expect("the DataDog record reads");
+        assert_eq!(d.calls.calls.len(), 1);
+        assert!(d.problems[0].contains("no header before it"), "{:?}", d.problems);
+        assert!(marker_carries_context("v4.4") && !marker_carries_context("v4.2") && marker_carries_context("v5"));
+    }
+
+    /// A broken record after a blank line is named once, and the record numbers after it stay right.
+    #[test]
+    fn a_broken_record_after_a_blank_line_is_counted_once() {
+        let line = DATADOG.trim();
+        let text = format!("{line}\n\n{{\"header\": é\n{line}\n");
+        let d = parse("f.log", &text).expect("reads");
+        assert_eq!((d.calls.calls.len(), d.unreadable_records), (2, 1), "{:?}", d.problems);
+        assert!(d.problems[0].starts_with("f.log: record 2 (line 3)"), "{:?}", d.problems);
     }
 
     #[test]

@@ -43,10 +43,12 @@ pub const MAX_KERNELS: usize = 8_000_000;
 /// The most steps kept.
 pub const MAX_STEPS: usize = 100_000;
 /// The largest `ts` read, µs (about 300 years): Kineto writes `ts` relative to `baseTimeNanoseconds`, old traces
-/// in microseconds since 1970 (about 1.7e15); beyond, a time is not a profiler's, and sums of them stay finite.
+/// in microseconds since 1970 (about 1.7e15); beyond, a time is not a profiler's (and sums of them stay finite).
 const MAX_TS_US: f64 = 1e16;
 /// The longest kernel or step read, µs: a day.
 const MAX_DUR_US: f64 = 86_400e6;
+/// Calls numbered by their order in time start here, apart from those PyTorch's `Seq` numbers.
+const BY_TIME: u64 = 1 << 62;
 /// The most problems named; the rest are counted.
 const MAX_PROBLEMS: usize = 8;
 
@@ -336,6 +338,14 @@ impl TraceReader {
                 }
             }
             "user_annotation" | "cpu_op" | "Operator" | "python_function" => {
+                // Before the metadata takes the group's fields: the default group's `Rank` is the global rank.
+                if self.rank.is_none()
+                    && name == "record_param_comms"
+                    && args.pg_desc.as_deref() == Some("default_pg")
+                    && let Some(r) = args.rank
+                {
+                    self.rank = Some(r);
+                }
                 if let Some(k) = name.strip_prefix("ProfilerStep#") {
                     if let (Ok(k), Some(ts), Some(dur)) = (k.trim().parse::<u32>(), ts, dur)
                         && self.steps.len() < MAX_STEPS
@@ -348,7 +358,7 @@ impl TraceReader {
                 {
                     let mut m = self.meta(&mut args, name);
                     if m.bytes.is_none() {
-                        m.bytes = args.shape_bytes(m.op);
+                        m.bytes = shape_bytes(bytes, m.op);
                     }
                     if self.cpu_meta.len() < MAX_KERNELS {
                         // `record_param_comms` has the metadata; an old `nccl:` op only the shapes.
@@ -360,13 +370,6 @@ impl TraceReader {
                             self.cpu_meta.insert(x, m);
                         }
                     }
-                }
-                if self.rank.is_none()
-                    && name == "record_param_comms"
-                    && args.pg_desc.as_deref() == Some("default_pg")
-                    && let Some(r) = args.rank
-                {
-                    self.rank = Some(r);
                 }
             }
             _ => {}
@@ -425,7 +428,8 @@ impl TraceReader {
     fn calls(&self, steps: &TraceSteps) -> Calls {
         let mut calls = Calls::default();
         let mut seq = HashMap::new();
-        let (mut no_size, mut other, mut unknown_group) = (0u64, 0u64, 0u64);
+        let (mut no_size, mut other, mut unknown_group, mut by_time) = (0u64, 0u64, 0u64, 0u64);
+        let mut by_size: HashMap<u32, Option<u32>> = HashMap::new();
         // In the order they ran: a trace's events are not sorted, and a call's place among its group's calls
         // matches it across ranks when the trace has no `Seq`.
         let mut order: Vec<&Kernel> = self.kernels.iter().filter(|k| k.nccl.is_some()).collect();
@@ -457,12 +461,14 @@ impl TraceReader {
                     })
                 }),
                 None => match m.size.filter(|n| *n > 1) {
-                    Some(n) => calls.comm_index(&format!("group of {n}"), || Communicator {
-                        id: String::new(),
-                        label: None,
-                        ranks: n,
-                        nodes: None,
-                        members: Vec::new(),
+                    Some(n) => *by_size.entry(n).or_insert_with(|| {
+                        calls.comm_index(&format!("group of {n}"), || Communicator {
+                            id: String::new(),
+                            label: None,
+                            ranks: n,
+                            nodes: None,
+                            members: Vec::new(),
+                        })
                     }),
                     None => None,
                 },
@@ -473,9 +479,22 @@ impl TraceReader {
             };
             let call = Call { comm, op, bytes, duration_us: k.dur, rank: self.rank, seq: 0, source_busbw_gbs: None };
             match m.seq {
-                Some(n) => calls.push_numbered(Call { seq: n, ..call }),
-                None => calls.push(call, &mut seq),
+                Some(n) => calls.push_numbered(Call { seq: n.min(BY_TIME - 1), ..call }),
+                None => {
+                    by_time += 1;
+                    calls.push(call, &mut seq);
+                    if let Some(last) = calls.calls.last_mut() {
+                        // Numbers of their own, apart from `Seq`'s.
+                        last.seq = last.seq.saturating_add(BY_TIME);
+                    }
+                }
             }
+        }
+        if by_time > 0 {
+            calls.coverage.push(format!(
+                "{by_time} NCCL kernels carry no Seq (PyTorch's number for the call): they are matched across ranks by \
+                 their order in time, which a profiling window that starts or stops mid-collective can shift"
+            ));
         }
         if unknown_group > 0 {
             calls.dropped += unknown_group;
@@ -786,35 +805,40 @@ struct Args<'a> {
     /// `Seq`: the process group's number for the call (pytorch `torch/csrc/profiler/util.h`, `kSeqNum`).
     #[serde(default, rename = "Seq", deserialize_with = "flex_u64")]
     seq: Option<u64>,
-    /// Shapes (`record_shapes`): `[[2049000]]` on an old trace's `nccl:` op, nested for a list of tensors
-    /// (`[[[11011, 6144]], []]`); any JSON, read only where needed.
-    #[serde(default, rename = "Input Dims")]
-    input_dims: Option<serde_json::Value>,
-    /// `["float"]`, or nested like the dims.
-    #[serde(default, rename = "Input type")]
-    input_type: Option<serde_json::Value>,
 }
 
-impl Args<'_> {
-    /// An old trace's size from the op's first input: elements times the type's bytes (all-gather's output is the
-    /// group's inputs, unknown here: none).
-    fn shape_bytes(&self, op: Option<Op>) -> Option<f64> {
-        use serde_json::Value;
-        if op == Some(Op::AllGather) {
-            return None;
-        }
-        // The first input: its dims, a list of numbers, found under any nesting of first elements.
-        let mut dims = self.input_dims.as_ref()?.as_array()?.first()?;
-        while let Some(first @ Value::Array(_)) = dims.as_array().and_then(|a| a.first()) {
-            dims = first;
-        }
-        let n: f64 = dims.as_array()?.iter().map(Value::as_f64).product::<Option<f64>>()?;
-        let mut t = self.input_type.as_ref()?.as_array()?.first()?;
-        while let Some(first) = t.as_array().and_then(|a| a.first()) {
-            t = first;
-        }
-        Some(n * dtype_bytes(t.as_str()?)?).filter(|b| b.is_finite() && *b > 0.0)
+/// An old trace's size from its `nccl:` op's first input (`record_shapes`: `"Input Dims": [[2049000]]`, `"Input
+/// type": ["float"]`; nested for a list of tensors, `[[[11011, 6144]], []]` of type `TensorList`, which gives none):
+/// elements times the type's bytes. All-gather's output is the group's inputs, unknown here: none. The shapes are
+/// read from the event's bytes again, only for these ops: every other op's are skipped unread.
+fn shape_bytes(event: &[u8], op: Option<Op>) -> Option<f64> {
+    use serde_json::Value;
+    #[derive(Deserialize)]
+    struct Shapes {
+        #[serde(default, rename = "Input Dims")]
+        dims: Option<Value>,
+        #[serde(default, rename = "Input type")]
+        types: Option<Value>,
     }
+    #[derive(Deserialize)]
+    struct Ev {
+        args: Shapes,
+    }
+    if op == Some(Op::AllGather) {
+        return None;
+    }
+    let ev: Ev = serde_json::from_slice(event).ok()?;
+    let (dims, types) = (ev.args.dims.as_ref()?, ev.args.types.as_ref()?);
+    let mut dims = dims.as_array()?.first()?;
+    while let Some(first @ Value::Array(_)) = dims.as_array().and_then(|a| a.first()) {
+        dims = first;
+    }
+    let n: f64 = dims.as_array()?.iter().map(Value::as_f64).product::<Option<f64>>()?;
+    let mut t = types.as_array()?.first()?;
+    while let Some(first) = t.as_array().and_then(|a| a.first()) {
+        t = first;
+    }
+    Some(n * dtype_bytes(t.as_str()?)?).filter(|b| b.is_finite() && *b > 0.0)
 }
 
 #[cfg(test)]

@@ -65,15 +65,18 @@ fn an_old_trace_without_group_sizes_is_read_but_not_judged() {
     );
 }
 
-/// Sizes from the `nccl:` op's shapes, flat (old traces) or nested (a list of tensors, as `record_shapes` writes
-/// them for `record_param_comms`), by `External id`.
+/// Sizes from an old trace's `nccl:` op shapes by `External id`; nested shapes (a list of tensors, as `record_shapes`
+/// writes them, its type `TensorList`) are read without a problem and give no size.
 #[test]
-fn shapes_give_sizes_flat_or_nested() {
+fn shapes_give_sizes_and_nested_ones_are_read() {
     let doc = br#"[
       {"ph": "X", "cat": "cpu_op", "name": "nccl:broadcast", "ts": 0, "dur": 5,
        "args": {"External id": 1, "Input Dims": [[53120]], "Input type": ["float"], "Group size": 2}},
       {"ph": "X", "cat": "cpu_op", "name": "nccl:all_reduce", "ts": 10, "dur": 5,
-       "args": {"External id": 2, "Input Dims": [[[2049000]], []], "Input type": [["float"], "Scalar"], "Group size": 2}},
+       "args": {"External id": 2, "Input Dims": [[2049000]], "Input type": ["float"], "Group size": 2}},
+      {"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "ts": 15, "dur": 5,
+       "args": {"External id": 4, "Input Dims": [[[11011, 6144]], [], []], "Input type": ["TensorList", "Int", "Int"],
+                "Group size": 2, "Process Group Name": "0", "Process Group Description": "default_pg", "Rank": 1}},
       {"ph": "X", "cat": "cpu_op", "name": "aten::cat", "ts": 20, "dur": 5,
        "args": {"External id": 3, "Input Dims": [[[704], [704]], []], "Input type": ["TensorList", "Scalar"]}},
       {"ph": "X", "cat": "Kernel", "name": "ncclKernel_Broadcast_RING_LL_Sum_int8_t(ncclWorkElem)", "ts": 1, "dur": 16,
@@ -86,6 +89,7 @@ fn shapes_give_sizes_flat_or_nested() {
     let mut sizes: Vec<(Op, f64)> = t.calls.calls.iter().map(|c| (c.op, c.bytes)).collect();
     sizes.sort_by(|a, b| a.1.total_cmp(&b.1));
     assert_eq!(sizes, vec![(Op::Broadcast, 53120.0 * 4.0), (Op::AllReduce, 2049000.0 * 4.0)]);
+    assert_eq!(t.rank, Some(1), "the default group's Rank is the global rank");
 }
 
 /// `Seq`, when the trace has it, numbers a call the same on every rank whatever its place in the window.
