@@ -164,8 +164,10 @@ pub(super) fn weigh(
         causes.push(RunCause {
             id: "fabric-slow".into(),
             text: format!(
-                "the network is slow: {}{inside_note}; at that share of the bandwidth the step would be {}{caveat}",
+                "the network is slow: {}{inside_note}; at {} of the bandwidth (its largest sizes' share) the step \
+                 would be {}{caveat}",
                 worst.text,
+                pct(ratio),
                 t.map_or_else(|| "unknown".to_string(), s)
             ),
             check: strings(&[
@@ -207,7 +209,7 @@ pub(super) fn weigh(
             let speed = if collectives_fine {
                 "the collectives run at their expected speed, but"
             } else {
-                "the trace's collectives could not be judged (no size or group), and"
+                "the trace's collectives were not judged (too few calls, no size or no group), and"
             };
             causes.push(RunCause {
                 id: "overlap".into(),

@@ -163,7 +163,7 @@ pub struct BandCheck {
     pub median_bytes: f64,
     /// Their median bus bandwidth, GB/s per GPU as nccl-tests computes it.
     pub measured_busbw_gbs: f64,
-    /// The model's, at each call's size, their median, GB/s.
+    /// The model's at each call's size (to within 1/16 octave, 4.4%), their median, GB/s.
     pub expected_busbw_gbs: f64,
     /// Measured over expected.
     pub ratio: f64,
@@ -290,30 +290,34 @@ type Key = (usize, Op, i32);
 
 struct Expect<'a> {
     scenarios: Vec<Scenario>,
-    cache: HashMap<Key, (f64, f64, String)>,
+    /// Each communicator's shape, as an index: communicators of one shape share their expectations.
+    shape_of: Vec<usize>,
+    cache: HashMap<Key, f64>,
     profile: Option<&'a Profile>,
 }
 
 impl Expect<'_> {
-    /// The model's bus bandwidth, the floor healthy runs clear, and where the floor comes from.
-    fn at(&mut self, g: usize, op: Op, bytes: f64) -> (f64, f64, String) {
+    /// The model's bus bandwidth (at the call's size to within a 1/16 octave, 4.4%: the model is run once per
+    /// such step of size), the floor healthy runs clear at the call's own size (its band's share of that), and where
+    /// the floor comes from.
+    fn at(&mut self, g: usize, op: Op, bytes: f64) -> (f64, f64, &'static str) {
         let sixteenth = (bytes.max(1.0).log2() * 16.0).round().clamp(0.0, 1024.0) as i32;
-        let key = (g, op, sixteenth);
-        if let Some(v) = self.cache.get(&key) {
-            return v.clone();
-        }
-        // At the step's own size: a call between two steps reads the nearer one's expectation.
-        let bytes = 2f64.powf(f64::from(sixteenth) / 16.0);
-        let t = thresholds::thresholds(&self.scenarios[g], &[op], &[bytes], self.profile);
-        let v = t.first().map_or((0.0, 0.0, "public".to_string()), |t| {
-            (
-                t.expected_ring_busbw_gbs.map_or(t.expected_busbw_gbs, |r| r.min(t.expected_busbw_gbs)),
-                t.min_busbw_gbs,
-                t.floor_from.clone(),
-            )
-        });
-        self.cache.insert(key, v.clone());
-        v
+        let key = (self.shape_of[g], op, sixteenth);
+        let expected = match self.cache.get(&key) {
+            Some(v) => *v,
+            None => {
+                let at = 2f64.powf(f64::from(sixteenth) / 16.0);
+                let t = thresholds::thresholds(&self.scenarios[g], &[op], &[at], None);
+                let v = t.first().map_or(0.0, |t| {
+                    t.expected_ring_busbw_gbs.map_or(t.expected_busbw_gbs, |r| r.min(t.expected_busbw_gbs))
+                });
+                self.cache.insert(key, v);
+                v
+            }
+        };
+        let own = self.profile.and_then(|p| p.floor(op, bytes));
+        let share = own.unwrap_or(thresholds::band(bytes).floor);
+        (expected, expected * share, if own.is_some() { "profile" } else { "public" })
     }
 }
 
@@ -321,18 +325,32 @@ impl Expect<'_> {
 /// own floors where it has them).
 pub fn judge(s: &Scenario, calls: &Calls, profile: Option<&Profile>) -> CollectivesCheck {
     let shapes: Vec<Shape> = calls.comms.iter().map(|c| shape_in(c, s)).collect();
-    let mut ex =
-        Expect { scenarios: shapes.iter().map(|sh| group_scenario(s, sh)).collect(), cache: HashMap::new(), profile };
+    let mut distinct: Vec<(u32, u32, u32)> = Vec::new();
+    let shape_of: Vec<usize> = shapes
+        .iter()
+        .map(|sh| {
+            let k = (sh.ranks, sh.nodes, sh.per_node);
+            distinct.iter().position(|d| *d == k).unwrap_or_else(|| {
+                distinct.push(k);
+                distinct.len() - 1
+            })
+        })
+        .collect();
+    let mut ex = Expect {
+        scenarios: shapes.iter().map(|sh| group_scenario(s, sh)).collect(),
+        shape_of,
+        cache: HashMap::new(),
+        profile,
+    };
     // Calls by (communicator, collective), in the order first seen.
     // A call several ranks recorded counts once, at its shortest: the others' include their wait for the last to
     // start it (`straggler.rs`), the shortest is the transfer itself.
+    // (The same file given twice, too, counts once.)
     let mut shortest: HashMap<(u32, Op, u64), usize> = HashMap::new();
-    if calls.ranks.len() > 1 {
-        for (i, c) in calls.calls.iter().enumerate() {
-            let e = shortest.entry((c.comm, c.op, c.seq)).or_insert(i);
-            if c.duration_us < calls.calls[*e].duration_us {
-                *e = i;
-            }
+    for (i, c) in calls.calls.iter().enumerate() {
+        let e = shortest.entry((c.comm, c.op, c.seq)).or_insert(i);
+        if c.duration_us < calls.calls[*e].duration_us {
+            *e = i;
         }
     }
     let mut order: Vec<(u32, Op)> = Vec::new();
@@ -367,7 +385,7 @@ pub fn judge(s: &Scenario, calls: &Calls, profile: Option<&Profile>) -> Collecti
             let mut measured = Vec::with_capacity(inb.len());
             let mut expected = Vec::with_capacity(inb.len());
             let mut floors = Vec::with_capacity(inb.len());
-            let mut from = "public".to_string();
+            let mut from = "public";
             for c in &inb {
                 measured.push(c.busbw_gbs(ranks));
                 let (e, f, w) = ex.at(ci, op, c.bytes);
@@ -399,7 +417,7 @@ pub fn judge(s: &Scenario, calls: &Calls, profile: Option<&Profile>) -> Collecti
                 expected_busbw_gbs: e,
                 ratio,
                 floor_busbw_gbs: f,
-                floor_from: from,
+                floor_from: from.to_string(),
                 status,
             });
         }
