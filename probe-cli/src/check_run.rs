@@ -182,7 +182,11 @@ fn text(c: &RunCheck, s: &Scenario, files: &[String]) -> String {
     }
     if let Some(tc) = &c.trace {
         let sec = |x: Option<f64>| x.map_or_else(|| "?".to_string(), |v| human::secs(estimator_core::Seconds::new(v)));
-        let _ = writeln!(t, "\nThe trace's steps (median of {}):", human::plural(tc.steps as u64, "step"));
+        let _ = writeln!(
+            t,
+            "\nThe trace's steps (the median step of {}: its figures add up):",
+            human::plural(tc.steps as u64, "step")
+        );
         let _ = writeln!(
             t,
             "  communication   measured {} = exposed {} + hidden {}; the model's {} = exposed {} + hidden {}",

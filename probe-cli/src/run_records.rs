@@ -135,6 +135,9 @@ fn read_head(path: &Path) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&head).into_owned())
 }
 
+/// The longest line read from an Inspector file (a record is one line of a few hundred bytes).
+const MAX_LINE_BYTES: u64 = 16 << 20;
+
 /// The most bytes read from one Inspector file: a dump of a long run grows by a record a second per communicator.
 pub const MAX_DUMP_BYTES: u64 = 8 << 30;
 
@@ -148,9 +151,15 @@ fn read_dump(reader: &mut InspectorReader, path: &Path) -> Result<(), String> {
     let mut part = String::new();
     let mut line = Vec::new();
     let mut total = 0u64;
+    let mut n = 0u64;
     loop {
         line.clear();
-        let k = lines.read_until(b'\n', &mut line).map_err(|e| e.to_string())?;
+        n += 1;
+        // A line is read up to its limit: a record is a few hundred bytes, a crashed writer's tail may be gigabytes.
+        let k = (&mut lines).take(MAX_LINE_BYTES + 1).read_until(b'\n', &mut line).map_err(|e| e.to_string())?;
+        if k as u64 > MAX_LINE_BYTES {
+            return Err(format!("line {n} is over {} MiB: not an Inspector record", MAX_LINE_BYTES >> 20));
+        }
         total += k as u64;
         if total > MAX_DUMP_BYTES {
             return Err(format!("over {} GiB: refused", MAX_DUMP_BYTES >> 30));

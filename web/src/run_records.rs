@@ -11,7 +11,8 @@ use estimator_core::run_collectives::Calls;
 use crate::html;
 use crate::html::Html;
 
-/// The most text kept of one Inspector dump (its records are read once it is whole): 64 MiB.
+/// The most text of an Inspector dump held at once, waiting for its record to end (a record is one line of a few
+/// hundred bytes; the whole records before it are read as they come): 64 MiB.
 pub const MAX_INSPECTOR_CHARS: usize = 64 << 20;
 /// The most files in one selection (a 512-GPU job writes 512 Inspector logs: past this many they are counted).
 pub const MAX_FILES: usize = 4096;
@@ -22,6 +23,7 @@ enum Reading {
     /// Not known yet: the first chunk tells.
     Unknown,
     Trace(Box<TraceReader>),
+    /// The text after the last record start read so far.
     Inspector(String),
     /// Neither: the rest of the file is skipped.
     Refused(String),
@@ -31,6 +33,8 @@ struct Loading {
     name: String,
     reading: Reading,
     chars: u64,
+    /// An Inspector dump's file was begun in the reader.
+    begun: bool,
 }
 
 #[derive(Default)]
@@ -63,11 +67,17 @@ pub fn chunk(name: &str, text: &str, reset: bool, first: bool, last: bool) -> Ht
             }
         }
         if first {
-            r.loading = Some(Loading { name: name.chars().take(256).collect(), reading: Reading::Unknown, chars: 0 });
+            r.loading = Some(Loading {
+                name: name.chars().take(256).collect(),
+                reading: Reading::Unknown,
+                chars: 0,
+                begun: false,
+            });
         }
         if let Some(l) = r.loading.as_mut() {
             feed(l, text);
         }
+        drain(&mut r, last);
         if last && let Some(l) = r.loading.take() {
             finish(&mut r, l);
         }
@@ -111,6 +121,33 @@ fn feed(l: &mut Loading, text: &str) {
     }
 }
 
+/// An Inspector dump's whole records, read as they come: up to the last line that starts a record (all of it at the
+/// file's end). Beside traces it is left out whole (see [`finish`]).
+fn drain(r: &mut Records, last: bool) {
+    let Records { loading, inspector, traces, .. } = r;
+    let Some(l) = loading.as_mut() else { return };
+    let Reading::Inspector(pending) = &mut l.reading else { return };
+    if !traces.is_empty() {
+        pending.clear();
+        return;
+    }
+    let cut = if last {
+        pending.len()
+    } else {
+        match pending.rfind("\n{") {
+            Some(k) => k + 1,
+            None => return,
+        }
+    };
+    let part: String = pending.drain(..cut).collect();
+    let reader = inspector.get_or_insert_with(InspectorReader::new);
+    if !l.begun {
+        reader.begin();
+        l.begun = true;
+    }
+    reader.feed(&l.name, &part);
+}
+
 fn finish(r: &mut Records, l: Loading) {
     if r.lines.len() >= MAX_FILES {
         r.left_out += 1;
@@ -135,6 +172,13 @@ fn finish(r: &mut Records, l: Loading) {
     match l.reading {
         Reading::Trace(t) => match t.finish() {
             Ok(t) => {
+                if (t.rank.is_none() && !r.traces.is_empty()) || r.traces.iter().any(|(_, x)| x.rank.is_none()) {
+                    r.lines.push(Err(format!(
+                        "{name}: left out: with several traces each must say its rank (distributedInfo.rank), to \
+                         match their calls"
+                    )));
+                    return;
+                }
                 if let Some(rank) = t.rank
                     && r.traces.iter().any(|(_, x)| x.rank == Some(rank))
                 {
@@ -147,9 +191,7 @@ fn finish(r: &mut Records, l: Loading) {
             }
             Err(e) => r.lines.push(Err(format!("{name}: {e}"))),
         },
-        Reading::Inspector(text) => {
-            let reader = r.inspector.get_or_insert_with(InspectorReader::new);
-            reader.add(&name, &text);
+        Reading::Inspector(_) => {
             r.inspector_files.push(name.clone());
             r.lines.push(Ok(format!("{name}: NCCL Inspector records")));
         }

@@ -89,7 +89,7 @@ pub fn trace(t: &TraceComparison) -> Html {
     html!(
         h,
         "<h3>The trace's steps</h3><table class=\"run-figures\" id=\"run-trace\"><tbody>\
-         <tr><th scope=\"row\">measured</th><td>communication {} per step = exposed {} + hidden {} ({} hidden), median of {}</td></tr>\
+         <tr><th scope=\"row\">measured</th><td>communication {} per step = exposed {} + hidden {} ({} hidden): the median step of {}</td></tr>\
          <tr><th scope=\"row\">the model</th><td>communication {} = exposed {} + hidden {} ({} hidden)</td></tr>\
          <tr><th scope=\"row\">step</th><td>{} on the CPU; compute {} (the step less its exposed communication)</td></tr>\
          </tbody></table>",

@@ -235,3 +235,20 @@ fn a_trace_sent_in_chunks_is_judged_and_its_name_stays_text() {
     run_records::chunk("", "", true, false, false);
     assert!(!run_section::result(&q, None, None).contains("run-collectives"));
 }
+
+/// An Inspector dump sent in chunks cut mid-line is read record by record as it comes: every record, once.
+#[wasm_bindgen_test]
+fn an_inspector_dump_in_chunks_reads_every_record() {
+    use web::run_records;
+    let dump = include_str!("../../tests/data/inspector/healthy/node00-pid4000.log");
+    let records = dump.lines().count();
+    let cuts = [0, 1001, 17_777, dump.len()];
+    let mut status = web::html::Html::new();
+    for (i, w) in cuts.windows(2).enumerate() {
+        status = run_records::chunk("node00-pid4000.log", &dump[w[0]..w[1]], i == 0, i == 0, w[1] == dump.len());
+    }
+    assert!(status.contains("NCCL Inspector records"), "{}", status.as_str());
+    let n = run_records::with(|calls, _| calls.map_or(0, |c| c.calls.len()));
+    assert_eq!(n, records);
+    run_records::chunk("", "", true, false, false);
+}
