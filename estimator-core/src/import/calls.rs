@@ -119,6 +119,17 @@ impl Calls {
         Some(r)
     }
 
+    /// What the recorders are, in words: `ranks` (`rank` for one), or `processes` where the source knows them by
+    /// process (the Inspector).
+    pub fn recorder_word(&self, plural: bool) -> &'static str {
+        match (self.recorders.is_empty(), plural) {
+            (true, true) => "ranks",
+            (true, false) => "rank",
+            (false, true) => "processes",
+            (false, false) => "process",
+        }
+    }
+
     /// Who recorded as `rank`: `rank 8`, or the process's name.
     pub fn who(&self, rank: u32) -> String {
         self.recorders.get(rank as usize).cloned().unwrap_or_else(|| format!("rank {rank}"))

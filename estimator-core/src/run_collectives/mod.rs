@@ -450,14 +450,16 @@ pub fn judge(s: &Scenario, calls: &Calls, profile: Option<&Profile>) -> Collecti
     groups.sort_by(|a, b| rank_of(a.verdict).cmp(&rank_of(b.verdict)).then(b.time_s.total_cmp(&a.time_s)));
     let mut limits = calls.coverage.clone();
     let mut none_stands_out = None;
-    let checked = straggler::read(calls).is_ok();
-    let straggler = match straggler::read(calls) {
+    let read = straggler::read(calls);
+    let checked = read.is_ok();
+    let straggler = match read {
         Ok(found) => {
             if found.is_none() {
                 none_stands_out = Some(format!(
-                    "no rank stands out as a straggler over {} ranks: the fastest rank of a call changes from call to \
-                     call, or the others' wait is under {} of their time",
+                    "none stands out as a straggler over {} {}: the fastest of a call changes from call to call, or \
+                     the others' wait is under {} of their time",
                     calls.ranks.len(),
+                    calls.recorder_word(true),
                     crate::human::pct(straggler::MIN_WAIT_SHARE)
                 ));
             }

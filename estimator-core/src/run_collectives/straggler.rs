@@ -97,12 +97,14 @@ pub fn read(calls: &Calls) -> Result<Option<Straggler>, usize> {
     let who = calls.who(rank);
     let wait_s = wait_us * 1e-6;
     let text = format!(
-        "{who} is the straggler: the others wait for it in {} of {} calls matched over {} ranks (its kernels \
-         are the shortest there, theirs include the wait), {} per rank in all, {} of their time in those calls",
+        "{who} is the straggler: the others wait for it in {} of {} calls matched over {} {} (its kernels are the \
+         shortest there, theirs include the wait), {} per {} in all, {} of their time in those calls",
         n,
         matched,
         ranks_seen.len(),
+        calls.recorder_word(true),
         secs(crate::units::Seconds::new(wait_s)),
+        calls.recorder_word(false),
         pct(wait_share)
     );
     Ok(Some(Straggler {
