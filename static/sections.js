@@ -92,6 +92,8 @@ export function start(request) {
     const r = await request({ "run-records": chunk }, "markup");
     const status = document.getElementById("run-records");
     if (status) status.innerHTML = r.html;
+    // The worker refused the file being read: it says so, and the rest of the file is not read.
+    return r.html.includes('data-skip="1"');
   }
   // A new selection stops the one being sent: its chunks would land in the new selection's files.
   let selection = 0;
@@ -115,12 +117,17 @@ export function start(request) {
         }
         if (value) text += value;
         if (text.length < CHUNK && !done) continue;
-        await sendChunk({ name: file.name, chunk: text, reset, first, last: done });
+        const skip = await sendChunk({ name: file.name, chunk: text, reset, first, last: done });
         if (mine !== selection) return;
         reset = false;
         first = false;
         text = "";
         if (done) break;
+        if (skip) {
+          reader.cancel();
+          await sendChunk({ name: file.name, chunk: "", reset, first, last: true });
+          break;
+        }
       }
     }
     refresh("run");

@@ -222,7 +222,12 @@ fn merged(r: &mut Records) {
 
 fn status(r: &Records) -> Html {
     let mut h = Html::new();
-    h.push_static("<ul class=\"fine\" id=\"run-records-read\">");
+    // A file being read that is refused: the page stops reading it (and sends its end).
+    if matches!(r.loading, Some(Loading { reading: Reading::Refused(_), .. })) {
+        h.push_static("<ul class=\"fine\" id=\"run-records-read\" data-skip=\"1\">");
+    } else {
+        h.push_static("<ul class=\"fine\" id=\"run-records-read\">");
+    }
     for l in &r.lines {
         match l {
             Ok(t) => html!(h, "<li>{}</li>", t),

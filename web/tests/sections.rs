@@ -230,7 +230,10 @@ fn a_trace_sent_in_chunks_is_judged_and_its_name_stays_text() {
         mixed.as_str()
     );
     // A file that is neither kind is named, and a cleared selection drops everything.
-    let bad = run_records::chunk("notes.txt", "hello", true, true, true);
+    // A refused file is marked while it is read, so that the page stops reading it.
+    let refused = run_records::chunk("notes.txt", "hello", true, true, false);
+    assert!(refused.contains("data-skip=\"1\""), "{}", refused.as_str());
+    let bad = run_records::chunk("notes.txt", "", false, false, true);
     assert!(bad.contains("notes.txt: not a PyTorch profiler trace"), "{}", bad.as_str());
     run_records::chunk("", "", true, false, false);
     assert!(!run_section::result(&q, None, None).contains("run-collectives"));
