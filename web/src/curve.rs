@@ -91,11 +91,14 @@ pub fn lines_figure(id: &str, what: &str, lines: &[Line<'_>]) -> Html {
     let mut p = x_lo.ceil() as i32;
     while f64::from(p) <= x_hi + 1e-9 {
         let size = 2f64.powi(p);
+        // The last label ends at the plot's edge rather than past the figure's (it was cut: "256 Mi").
+        let anchor = if f64::from(p + step) > x_hi + 1e-9 && f64::from(p) >= x_hi - 1e-9 { "end" } else { "middle" };
         html!(
             out,
-            r#"<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>"#,
+            r#"<text class="tick" x="{}" y="{}" text-anchor="{}">{}</text>"#,
             at(x(size)),
             at(HEIGHT - BOTTOM + 16.0),
+            anchor,
             human::binary(Bytes::new(size))
         );
         p += step;
