@@ -28,9 +28,14 @@ pub struct Estimate {
     /// The step.
     #[serde(flatten)]
     pub step: StepEstimate,
-    /// The reference lower bound with its arithmetic: ring factor 2 (unless overridden), one adapter
-    /// ([`reference_lower_bound`]); `lower_bound_s` above uses the exact 2(N-1)/N.
+    /// The reference arithmetic, a one-link reference for DDP's all-reduce: ring factor 2 (unless overridden), one
+    /// adapter per participant ([`reference_lower_bound`]). Not a bound on a node with several GPUs and adapters
+    /// (`lower_bound_s` above is the bound); the key keeps its name from before issue 39.
     pub reference_lower_bound: LowerBound,
+    /// Whether a gradient synchronisation of this layout crosses the adapters, where the reference arithmetic
+    /// describes something the job sends ([`crate::step::gradient_sync_crosses_adapters`]); the page shows the
+    /// reference only then.
+    pub reference_applies: bool,
     /// Memory fit.
     pub memory: MemoryFit,
     /// Single-node or multi-node, and the fabric.
@@ -41,8 +46,8 @@ pub struct Estimate {
     pub warnings: Vec<String>,
     /// How to read the figures (for instance, why the realistic estimate is below the lower bound).
     pub notes: Vec<String>,
-    /// Why the realistic communication is below the reference lower bound, in one line, when it is (also in
-    /// `notes`).
+    /// Why the realistic communication is below the reference arithmetic, in one line, when it is and the reference
+    /// applies (also in `notes`).
     pub below_lower_bound: Option<String>,
 }
 
@@ -73,16 +78,17 @@ fn assemble<const EXPLAIN: bool>(s: &Scenario) -> Estimate {
         if EXPLAIN { recommend_with(s, &step, &memory) } else { crate::recommend::recommend_brief(s, &step, &memory) };
     let mut notes = Vec::new();
     let reference = reference_lower_bound(s);
-    let below_lower_bound = (s.domains() > 1 && step.comm_s < reference.time_s).then(|| {
+    let reference_applies = crate::step::gradient_sync_crosses_adapters(&step.traffic);
+    let below_lower_bound = (reference_applies && step.comm_s < reference.time_s).then(|| {
         let adapters = match s.adapters_per_domain() {
             1 => "its one adapter carries".to_string(),
             n => format!("its {n} adapters share"),
         };
         let node = if s.multi_node_nvlink() { "NVLink domain" } else { "node" };
         format!(
-            "The realistic communication ({}) is below the reference arithmetic ({}), which sends all of a \
-             participant's ring traffic through one adapter, as with one GPU per node: here each {node} has {} GPUs, \
-             {} carries most ring hops, and {adapters} only the hops between {node}s.",
+            "The realistic communication ({}) is below the one-link reference ({}), which sends all of a \
+             participant's ring traffic through one adapter: here each {node} has {} GPUs, {} carries most ring \
+             hops, and {adapters} only the hops between {node}s.",
             step.comm_s,
             reference.time_s,
             s.gpus_per_domain(),
@@ -92,23 +98,32 @@ fn assemble<const EXPLAIN: bool>(s: &Scenario) -> Estimate {
     notes.extend(below_lower_bound.clone());
     if EXPLAIN && s.nodes() > 1 && s.domains() == 1 && s.participants() > 1 {
         notes.push(format!(
-            "The job's {} nodes are one NVLink domain: its gradients never touch the network. The lower bound ({} at \
-             {} Gb/s) is what the same bytes would cost through one adapter.",
+            "The job's {} nodes are one NVLink domain: its gradients never touch the network, and the one-link \
+             reference for DDP's all-reduce ({} at {} Gb/s) describes nothing it sends.",
             s.nodes(),
-            step.lower_bound_s,
+            reference.time_s,
             crate::human::num(s.input().link_gbps, 3)
+        ));
+    }
+    if EXPLAIN && s.domains() > 1 && !reference_applies {
+        notes.push(format!(
+            "No gradient synchronisation of this layout crosses the adapters (its data-parallel ranks share a node \
+             or an NVLink domain), so the one-link reference for DDP's all-reduce ({}) describes nothing it sends; \
+             what does cross them is in the traffic table.",
+            reference.time_s,
         ));
     }
     if EXPLAIN && s.nodes() == 1 && s.participants() > 1 {
         notes.push(format!(
-            "On one node the gradients never touch the network: the lower bound ({} at {} Gb/s) is what the \
-             same bytes would cost through one adapter.",
-            step.lower_bound_s,
+            "On one node the gradients never touch the network, and the one-link reference for DDP's all-reduce ({} \
+             at {} Gb/s) describes nothing it sends.",
+            reference.time_s,
             crate::human::num(s.input().link_gbps, 3)
         ));
     }
     Estimate {
         reference_lower_bound: reference,
+        reference_applies,
         step,
         memory,
         recommendation,

@@ -21,7 +21,10 @@
 //! use estimator_core::{Scenario, ScenarioInput, estimate};
 //! let a = Scenario::new(ScenarioInput { link_gbps: 25.0, ring_factor: Some(2.0), ..Default::default() }).unwrap();
 //! let e = estimate(&a);
-//! assert!((e.step.lower_bound_s.as_secs() - 8.96).abs() < 1e-9);
+//! // The seed's one-link arithmetic: 2 x 14 GB through one 25 Gb/s link.
+//! assert!((e.reference_lower_bound.time_s.as_secs() - 8.96).abs() < 1e-9);
+//! // The bound on this node, whose 8 GPUs share NVLink and 8 adapters, is far below it and below the step.
+//! assert!(e.step.lower_bound_s < e.step.comm_s && e.step.comm_s <= e.step.step_s);
 //! ```
 
 pub mod accuracy;

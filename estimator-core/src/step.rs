@@ -18,8 +18,10 @@ pub const FLOPS_PER_PARAM_PER_TOKEN: f64 = 6.0;
 /// arithmetic: "a ring all-reduce over many participants moves about 2 x G through each participant's link").
 pub const REFERENCE_RING_FACTOR: f64 = 2.0;
 
-/// A lower bound with its arithmetic spelled out: G x ring factor x sync volume through one adapter's line rate.
-/// No latency, no efficiency loss, no overlap, and all of a participant's traffic through one adapter.
+/// The seed's one-link arithmetic spelled out: G x ring factor x sync volume through one adapter's line rate. No
+/// latency, no efficiency loss, no overlap, and all of a participant's traffic through one adapter of its own, as
+/// with one GPU and one adapter per node. It is a reference for DDP's all-reduce, not a bound on a node whose GPUs
+/// share NVLink and several adapters: [`StepEstimate::lower_bound_s`] is that bound.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct LowerBound {
     /// Gradient bytes G.
@@ -36,7 +38,7 @@ pub struct LowerBound {
     pub time_s: Seconds,
 }
 
-/// The lower bound of a scenario for a given ring factor.
+/// The one-link arithmetic of a scenario for a given ring factor.
 pub fn lower_bound(s: &Scenario, ring_factor: f64) -> LowerBound {
     let g = gradient_bytes(s);
     let volume = s.input().sync.volume_factor();
@@ -52,9 +54,11 @@ pub fn lower_bound(s: &Scenario, ring_factor: f64) -> LowerBound {
     }
 }
 
-/// The reference lower bound: DDP's gradient all-reduce, whatever the layout (the seed's arithmetic is that
-/// all-reduce's: volume factor 1), at ring factor 2 (many participants) unless the scenario overrides the ring
-/// factor. The page shows this one; [`StepEstimate::lower_bound_s`] is the layout's own, at the exact 2(N-1)/N.
+/// The reference arithmetic: DDP's gradient all-reduce through one link per participant, whatever the layout (the
+/// seed's arithmetic is that all-reduce's: volume factor 1), at ring factor 2 (many participants) unless the
+/// scenario overrides the ring factor. A reference, not a bound: on a node with several GPUs and adapters the step
+/// can take less ([`StepEstimate::lower_bound_s`] is the bound); [`gradient_sync_crosses_adapters`] says whether it
+/// describes anything the job sends.
 pub fn reference_lower_bound(s: &Scenario) -> LowerBound {
     let mut lb = lower_bound(s, s.input().ring_factor.unwrap_or(REFERENCE_RING_FACTOR));
     if lb.sync_volume_factor != 1.0 {
@@ -80,11 +84,19 @@ pub struct StepEstimate {
     pub ring_factor: f64,
     /// Communication volume relative to a DDP all-reduce (1.5 for ZeRO-3/FSDP).
     pub sync_volume_factor: f64,
-    /// Bytes through each participant's link per step: ring factor x G x volume factor.
+    /// Bytes through each participant's link per step, were it one GPU with one adapter of its own: ring factor x G
+    /// x volume factor (the one-link arithmetic at this job's ranks).
     pub bytes_per_participant: Bytes,
-    /// One adapter's line rate in GB/s, the divisor of the lower bound.
+    /// One adapter's line rate in GB/s.
     pub lower_bound_link_gbyte_per_s: GbytePerSec,
-    /// The lower bound: bytes per participant / one adapter's line rate; no latency, no efficiency loss, no overlap.
+    /// The node's adapters together at line rate, GB/s (`adapters_per_node` x one adapter's): the divisor of
+    /// `lower_bound_s`.
+    pub lower_bound_node_gbyte_per_s: GbytePerSec,
+    /// A true lower bound of the communication (`comm_s`, and so of the step): the fewest bytes this layout's
+    /// traffic can send through one node's adapters per step (`network_floor_bytes_per_node`) over those adapters
+    /// at line rate, with no latency and no efficiency loss. 0 when nothing crosses the adapters. For one GPU and
+    /// one adapter per node it is the one-link arithmetic (`bytes_per_participant` over one adapter). It was that arithmetic on every node before
+    /// issue 39, which a node with several adapters beats.
     pub lower_bound_s: Seconds,
     /// The links' bus-bandwidth ceiling (a Ring all-reduce's at large sizes), GB/s.
     pub busbw_gbs: GbytePerSec,
@@ -143,10 +155,25 @@ pub struct StepEstimate {
     pub network_bytes_per_gpu: Bytes,
     /// Bytes through one node's adapters per step: its GPUs' shares (`network_bytes_per_gpu` x GPUs per node).
     pub network_bytes_per_node: Bytes,
+    /// The fewest bytes any algorithm NCCL runs could send through one node's adapters for this layout's traffic
+    /// (`traffic[].network_floor_bytes_per_gpu` x GPUs per node): the numerator of `lower_bound_s`.
+    pub network_floor_bytes_per_node: Bytes,
     /// Every kind of traffic of the step.
     pub traffic: Vec<Traffic>,
     /// The layout it ran with.
     pub layout: LayoutUsed,
+}
+
+/// Whether a gradient synchronisation of the step crosses the adapters (DDP's all-reduce, ZeRO's reduce-scatter,
+/// FSDP's per unit, HSDP's across replicas): where the reference arithmetic describes something the job sends.
+pub fn gradient_sync_crosses_adapters(rows: &[Traffic]) -> bool {
+    use crate::traffic::Kind;
+    rows.iter().any(|t| {
+        matches!(
+            t.kind,
+            Kind::GradientAllReduce | Kind::GradientReduceScatter | Kind::FsdpReduceScatter | Kind::HsdpAllReduce
+        ) && t.network_bytes_per_gpu.get() > 0.0
+    })
 }
 
 /// Gradient bytes of a scenario: the whole model's, as the reference arithmetic counts them.
@@ -252,12 +279,7 @@ fn bucket_figures(s: &Scenario) -> (u64, Seconds, f64, Seconds, &'static str, &'
 pub fn estimate_step(s: &Scenario) -> StepEstimate {
     let r = collective::ring_factor(s);
     let LowerBound {
-        gradient_bytes: g,
-        sync_volume_factor: volume,
-        bytes_per_participant,
-        link_gbyte_per_s: link,
-        time_s: lower_bound,
-        ..
+        gradient_bytes: g, sync_volume_factor: volume, bytes_per_participant, link_gbyte_per_s: link, ..
     } = self::lower_bound(s, r);
 
     let bus = collective::bus_bandwidth(s);
@@ -284,6 +306,15 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
         _ => None,
     };
     let network: f64 = rows.iter().map(|t| t.network_bytes_per_gpu.get()).sum();
+    let network_per_node = Bytes::new(network * f64::from(s.gpus_per_node()));
+    let floor: f64 = rows.iter().map(|t| t.network_floor_bytes_per_gpu.get()).sum();
+    let floor_per_node = Bytes::new(floor * f64::from(s.gpus_per_node()));
+    let node_rate = GbytePerSec::new(link.get() * f64::from(s.adapters_per_node()));
+    let lower_bound = if floor_per_node.get() > 0.0 && node_rate.get() > 0.0 {
+        node_rate.transfer_time(floor_per_node)
+    } else {
+        Seconds::ZERO
+    };
     StepEstimate {
         gradient_bytes: g,
         participants: s.participants(),
@@ -291,6 +322,7 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
         sync_volume_factor: volume,
         bytes_per_participant,
         lower_bound_link_gbyte_per_s: link,
+        lower_bound_node_gbyte_per_s: node_rate,
         lower_bound_s: lower_bound,
         busbw_gbs: bus.busbw,
         bottleneck: bus.bottleneck,
@@ -316,7 +348,8 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
         overlap: o.share(),
         overlap_source: o.source,
         network_bytes_per_gpu: Bytes::new(network),
-        network_bytes_per_node: Bytes::new(network * f64::from(s.gpus_per_node())),
+        network_bytes_per_node: network_per_node,
+        network_floor_bytes_per_node: floor_per_node,
         traffic: rows,
         layout: LayoutUsed { model: s.shape().key, layout: *s.layout() },
     }
@@ -347,8 +380,46 @@ mod tests {
             });
             assert!(close(e.gradient_bytes.get(), 14e9));
             assert!(close(e.bytes_per_participant.get(), 28e9));
-            assert!(close(e.lower_bound_s.as_secs(), secs), "{gbps} Gb/s: {:?}", e.lower_bound_s);
+            // The flat ring sends 28 GB through the node (each GPU's ring traffic leaves it once for its 8 GPUs);
+            // reduced inside the node first, the two nodes exchange 2(2-1)/2 x 14 GB = 14 GB each, through 8
+            // adapters: a sixteenth of the one-link arithmetic.
+            assert!(close(e.network_bytes_per_node.get(), 28e9));
+            assert!(e.lower_bound_s <= e.comm_s);
+            let exact = estimate(|i| i.link_gbps = gbps);
+            assert!(close(exact.network_floor_bytes_per_node.get(), 14e9));
+            assert!(close(exact.lower_bound_s.as_secs(), secs / 16.0), "{gbps} Gb/s: {:?}", exact.lower_bound_s);
+            assert!(exact.lower_bound_s <= exact.comm_s);
+            // With one GPU and one adapter per node the bound is the seed's figure itself.
+            let one = estimate(|i| {
+                i.link_gbps = gbps;
+                i.ring_factor = Some(2.0);
+                i.nodes = 64;
+                i.gpus_per_node = 1;
+                i.adapters_per_node = 1;
+            });
+            assert!(close(one.lower_bound_s.as_secs(), secs), "{gbps} Gb/s: {:?}", one.lower_bound_s);
+            assert!(one.lower_bound_s <= one.comm_s, "{} > {}", one.lower_bound_s, one.comm_s);
         }
+    }
+
+    #[test]
+    fn nothing_through_the_adapters_has_no_network_floor() {
+        // One node: no bytes cross the adapters, whatever the one-link reference says.
+        let e = estimate(|i| i.nodes = 1);
+        assert_eq!(e.lower_bound_s, Seconds::ZERO);
+        assert!(!gradient_sync_crosses_adapters(&e.traffic));
+        // TP 8 x PP 4 on 4 nodes: no data parallelism, only the pipeline's sends cross the adapters.
+        let e = estimate(|i| {
+            i.params = 70.6e9;
+            i.nodes = 4;
+            i.model = Some("llama-3.1-70b".into());
+            i.tp = 8;
+            i.pp = 4;
+        });
+        assert!(!gradient_sync_crosses_adapters(&e.traffic));
+        assert!(e.lower_bound_s > Seconds::ZERO && e.lower_bound_s <= e.comm_s && e.comm_s <= e.step_s);
+        // DDP on two nodes: it does.
+        assert!(gradient_sync_crosses_adapters(&estimate(|_| {}).traffic));
     }
 
     #[test]

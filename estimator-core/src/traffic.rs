@@ -123,6 +123,11 @@ pub struct Traffic {
     /// once, so its node carries one rank's bytes for its `per_node` (`per_domain`) ranks; an all-to-all sends
     /// `(n - g)/n` of each rank's data off the node (domain). 0 inside a node or an NVLink domain.
     pub network_bytes_per_gpu: Bytes,
+    /// The fewest of those bytes any algorithm NCCL runs could send: a collective over D NVLink domains reduced or
+    /// gathered inside each domain first moves its bus factor at D, not at its n ranks (a hierarchical all-reduce
+    /// sends 2(D-1)/D of the data through a node's adapters where a flat ring sends 2(n-1)/n); in-network
+    /// reduction (CollNet, SHARP) is not modelled. Point-to-point and all-to-all bytes are already the least.
+    pub network_floor_bytes_per_gpu: Bytes,
     /// nccl-tests' size of one call.
     pub message_bytes: Bytes,
     /// All calls of the step, one after another.
@@ -246,13 +251,20 @@ impl Builder<'_> {
             _ => call,
         };
         let total_bytes = times * (bytes * (calls - 1.0) + last.filter(|b| *b > 0.0 && *b < bytes).unwrap_or(bytes));
-        let sent = total_bytes * op.busbw_factor(group.ranks);
+        // A set ring factor scales the bytes as it scales the time: the lower bound on them stays below.
+        let sent = total_bytes * op.busbw_factor(group.ranks) * scale;
         let n = f64::from(group.ranks);
         let g = f64::from(group.per_domain);
         let network = match (group.crosses_domains(), op) {
             (false, _) => 0.0,
             (true, Op::AllToAll) => sent * (n - g) / (n - 1.0).max(1.0),
             (true, _) => sent / g.max(1.0),
+        };
+        let floor = match (group.crosses_domains(), op) {
+            (true, Op::AllReduce | Op::AllGather | Op::ReduceScatter) => {
+                total_bytes * op.busbw_factor(group.domains) * scale / g.max(1.0)
+            }
+            _ => network,
         };
         let time = times * (call.time_us() * (calls - 1.0) + last_call.time_us());
         self.rows.push(Traffic {
@@ -263,6 +275,7 @@ impl Builder<'_> {
             calls: (calls * times) as u64,
             bytes_per_gpu: Bytes::new(sent),
             network_bytes_per_gpu: Bytes::new(network),
+            network_floor_bytes_per_gpu: Bytes::new(floor.min(network)),
             message_bytes: Bytes::new(bytes),
             time_s: Seconds::from_micros(time),
             exposed_s: Seconds::ZERO,

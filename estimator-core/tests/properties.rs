@@ -272,10 +272,29 @@ proptest! {
     }
 
     #[test]
-    fn lower_bound_is_bytes_over_one_adapter(i in scenario()) {
+    fn lower_bound_is_a_bound_of_the_communication_and_the_step(i in scenario()) {
         let e = step(&i);
-        let expected = e.bytes_per_participant.get() / (i.link_gbps / 8.0 * 1e9);
+        let rate = i.link_gbps / 8.0 * 1e9 * i.adapters_per_node as f64;
+        let floor = e.network_floor_bytes_per_node.get();
+        prop_assert!(floor <= e.network_bytes_per_node.get() * (1.0 + 1e-12));
+        let expected = if floor > 0.0 { floor / rate } else { 0.0 };
         prop_assert!((e.lower_bound_s.as_secs() - expected).abs() <= 1e-9 * expected.max(1e-9));
+        // A bound is below what it bounds: the communication (each call at its size, with latency and the links'
+        // efficiency) and so the step.
+        prop_assert!(e.lower_bound_s.as_secs() <= e.comm_s.as_secs() * (1.0 + 1e-9), "{} > {}", e.lower_bound_s, e.comm_s);
+        prop_assert!(e.lower_bound_s.as_secs() <= e.step_s.as_secs() * (1.0 + 1e-9), "{} > {}", e.lower_bound_s, e.step_s);
+    }
+
+    #[test]
+    fn lower_bound_is_the_one_link_arithmetic_with_one_gpu_and_one_adapter_per_node(
+        i in scenario(), sync in prop::sample::select(vec![SyncStrategy::Ddp, SyncStrategy::Zero1]),
+    ) {
+        let i = ScenarioInput { gpus_per_node: 1, adapters_per_node: 1, tp: 1, pp: 1, ep: 1, etp: None, model: None,
+            sync, nodes: i.nodes.max(2), nvlink_domain_gpus: None, shard_group: None, micro_batches: None, ..i };
+        let Ok(s) = Scenario::new(i.clone()) else { return Ok(()) };
+        let e = estimator_core::estimate_step(&s);
+        let expected = e.bytes_per_participant.get() / (i.link_gbps / 8.0 * 1e9);
+        prop_assert!((e.lower_bound_s.as_secs() - expected).abs() <= 1e-6 * expected, "{} vs {expected}", e.lower_bound_s);
     }
 }
 

@@ -226,9 +226,9 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
     );
     row(
         &mut t,
-        "bytes per participant",
+        "one-link bytes",
         format!(
-            "{} (ring factor {}{}{})",
+            "{} per participant with one link per GPU (ring factor {}{}{})",
             human::gb(st.bytes_per_participant),
             human::num(st.ring_factor, 3),
             if i.ring_factor.is_some() { ", set" } else { " = 2(N-1)/N" },
@@ -238,23 +238,31 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
     row(
         &mut t,
         "lower bound",
-        format!(
-            "{} ({} / {} GB/s: one {} Gb/s adapter, no latency, no overlap)",
-            human::secs(st.lower_bound_s),
-            human::gb(st.bytes_per_participant),
-            human::num(st.lower_bound_link_gbyte_per_s.get(), 4),
-            human::num(i.link_gbps, 3)
-        ),
+        if st.network_floor_bytes_per_node.get() > 0.0 {
+            format!(
+                "{} ({} through each node's {} x {} Gb/s adapters = {} GB/s at line rate: the fewest bytes any of \
+                 NCCL's algorithms sends there, reduced inside the node first; no latency, no overlap)",
+                human::secs(st.lower_bound_s),
+                human::gb(st.network_floor_bytes_per_node),
+                s.adapters_per_node(),
+                human::num(i.link_gbps, 3),
+                human::num(st.lower_bound_node_gbyte_per_s.get(), 4)
+            )
+        } else {
+            format!("{} (nothing crosses the adapters)", human::secs(st.lower_bound_s))
+        },
     );
-    if s.nodes() > 1 {
-        // The seed's arithmetic is DDP's gradient all-reduce at ring factor 2, whatever the layout: the bridge to
-        // what this layout sends is the next line.
-        let r = estimator_core::reference_lower_bound(s);
+    if e.reference_applies {
+        // The seed's arithmetic is DDP's gradient all-reduce at ring factor 2 through one link per GPU, whatever
+        // the layout: a reference, not a bound on a node with several adapters. The bridge to what this layout
+        // sends is the next line.
+        let r = &e.reference_lower_bound;
         row(
             &mut t,
             "reference arithmetic",
             format!(
-                "{} (DDP's gradient all-reduce, whatever the layout: {} x {} = {} / {} GB/s through one adapter)",
+                "{} (one-link reference for DDP's all-reduce, one adapter per GPU, not a bound: {} x {} = {} / {} \
+                 GB/s)",
                 human::secs(r.time_s),
                 human::num(r.ring_factor, 3),
                 human::gb(r.gradient_bytes),
@@ -262,6 +270,8 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
                 human::num(r.link_gbyte_per_s.get(), 4)
             ),
         );
+    }
+    if s.nodes() > 1 {
         let sent = estimator_core::Bytes::new(st.traffic.iter().map(|t| t.bytes_per_gpu.get()).sum());
         let parts: Vec<String> =
             st.traffic.iter().map(|t| format!("{} {}", human::gb(t.bytes_per_gpu), t.kind.name())).collect();
@@ -464,7 +474,7 @@ fn fabric_line(s: &Scenario) -> String {
 fn compare_text(a: &Scenario, b: &Scenario, c: &Comparison) -> String {
     let mut t = format!("\n  {:<24} {:>26} {:>26}\n", "A vs B", fabric_line(a), fabric_line(b));
     let rows: [(&str, Seconds, Seconds); 7] = [
-        ("lower bound", c.a.step.lower_bound_s, c.b.step.lower_bound_s),
+        ("lower bound (adapters)", c.a.step.lower_bound_s, c.b.step.lower_bound_s),
         ("communication", c.a.step.comm_s, c.b.step.comm_s),
         ("exposed communication", c.a.step.exposed_comm_s, c.b.step.exposed_comm_s),
         ("pipeline bubble", c.a.step.bubble_s, c.b.step.bubble_s),

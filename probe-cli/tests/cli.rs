@@ -44,7 +44,13 @@ fn step_json_reproduces_the_reference_arithmetic() {
         let v = json(&args);
         assert_eq!(f(&v, "/gradient_bytes"), 14e9);
         assert_eq!(f(&v, "/bytes_per_participant"), 28e9);
-        assert!((f(&v, "/lower_bound_s") - lower_bound).abs() < 1e-9, "{gbps}: {v}");
+        // The seed's figure is the reference; the bound on this node (8 GPUs over NVLink, one adapter) is below
+        // it: reduced inside the node first, 2(2-1)/2 x 14 GB cross the adapter (x 2 / 1.875 at ring factor 2).
+        assert!((f(&v, "/reference_lower_bound/time_s") - lower_bound).abs() < 1e-9, "{gbps}: {v}");
+        let bound = f(&v, "/lower_bound_s");
+        assert!((bound - lower_bound * 16.0 / 30.0).abs() < 1e-9, "{gbps}: {bound}");
+        assert!(bound <= f(&v, "/comm_s"));
+        assert_eq!(v.pointer("/reference_applies"), Some(&Value::Bool(true)));
         for key in ["/comm_s", "/exposed_comm_s", "/compute_s", "/step_s"] {
             assert!(f(&v, key) >= 0.0, "{key}");
         }
@@ -54,6 +60,39 @@ fn step_json_reproduces_the_reference_arithmetic() {
         let reasons = v.pointer("/recommendation/reasons").and_then(Value::as_array).expect("reasons");
         assert!(!reasons.is_empty() && reasons.iter().all(Value::is_string));
     }
+}
+
+#[test]
+fn the_lower_bound_is_below_what_it_bounds_on_a_node_with_many_adapters() {
+    // Issue 39: 32 x 100 Gb/s EFA on two nodes printed "lower bound 2.10 s" beside 0.18 s of communication.
+    let args = [
+        "estimate",
+        "step",
+        "--params",
+        "7B",
+        "--nodes",
+        "2",
+        "--adapters",
+        "32",
+        "--link-gbps",
+        "100",
+        "--fabric",
+        "efa-v2",
+    ];
+    let v = json(&args);
+    let (bound, comm, step) = (f(&v, "/lower_bound_s"), f(&v, "/comm_s"), f(&v, "/step_s"));
+    assert!(bound > 0.0 && bound <= comm && comm <= step, "{bound} {comm} {step}");
+    // The node's bytes through its 32 adapters at 12.5 GB/s each.
+    let expected = f(&v, "/network_floor_bytes_per_node") / (32.0 * 12.5e9);
+    assert!((bound - expected).abs() < 1e-12 * expected.max(1.0), "{bound} vs {expected}");
+    assert_eq!(f(&v, "/lower_bound_node_gbyte_per_s"), 400.0);
+    // The seed's one-link figure stays, named as a reference, above the whole communication here.
+    assert!(f(&v, "/reference_lower_bound/time_s") > comm);
+    let out = cli().args(args).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("one-link reference for DDP's all-reduce"), "{text}");
+    assert!(text.contains("through each node's 32 x 100 Gb/s adapters"), "{text}");
+    assert!(text.contains("at least"), "{text}");
 }
 
 #[test]
@@ -248,7 +287,9 @@ fn text_output_spells_out_the_arithmetic() {
     // The numbers read as on the page (estimator_core::human): `14 GB`, `8.96 s`, `3.125 GB/s`.
     for needle in [
         "gradients              14 GB (7B params x 2 B)",
-        "lower bound            8.96 s (28 GB / 3.125 GB/s: one 25 Gb/s adapter",
+        "reference arithmetic   8.96 s (one-link reference for DDP's all-reduce, one adapter per GPU, not a bound: 2 x \
+         14 GB = 28 GB / 3.125 GB/s)",
+        "lower bound            4.78 s (14.93 GB through each node's 1 x 25 Gb/s adapters = 3.125 GB/s at line rate",
         "Recommendation:",
     ] {
         assert!(text.contains(needle), "missing {needle} in\n{text}");
@@ -286,8 +327,9 @@ fn vs_flags_compare_two_scenarios() {
     let mut args = REFERENCE.to_vec();
     args.extend(["--link-gbps", "25", "--vs-link-gbps", "400", "--vs-fabric", "ib"]);
     let v = json(&args);
-    assert!((f(&v, "/vs/b/lower_bound_s") - 0.56).abs() < 1e-9, "{v}");
-    assert!((f(&v, "/vs/a/lower_bound_s") - 8.96).abs() < 1e-9);
+    assert!((f(&v, "/vs/b/reference_lower_bound/time_s") - 0.56).abs() < 1e-9, "{v}");
+    assert!((f(&v, "/vs/a/reference_lower_bound/time_s") - 8.96).abs() < 1e-9);
+    assert!(f(&v, "/vs/a/lower_bound_s") <= f(&v, "/vs/a/comm_s"));
     assert!(f(&v, "/vs/step_ratio_b_over_a") < 1.0);
     assert_eq!(v.pointer("/vs/input/fabric").and_then(Value::as_str), Some("infiniband"));
     let out = cli().args(["estimate", "step", "--vs-link-gbps", "400"]).output().expect("runs");

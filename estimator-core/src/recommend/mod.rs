@@ -359,18 +359,18 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
         };
         if EXPLAIN {
             reasons.push(format!(
-            "On {} nodes{domains} with {} x {} Gb/s {}, communication takes {} per step ({} the lower bound), {} of it \
-             exposed: {} of a {} step.",
-            s.nodes(),
-            s.adapters_per_node(),
-            num(s.input().link_gbps, 3),
-            s.input().fabric.label(),
-            step.comm_s,
-            step.lower_bound_s,
-            step.exposed_comm_s,
-            pct(step.exposed_share),
-            step.step_s
-        ))
+                "On {} nodes{domains} with {} x {} Gb/s {}, communication takes {} per step (at least {}: its bytes \
+             through the node's adapters at line rate), {} of it exposed: {} of a {} step.",
+                s.nodes(),
+                s.adapters_per_node(),
+                num(s.input().link_gbps, 3),
+                s.input().fabric.label(),
+                step.comm_s,
+                step.lower_bound_s,
+                step.exposed_comm_s,
+                pct(step.exposed_share),
+                step.step_s
+            ))
         };
     }
 

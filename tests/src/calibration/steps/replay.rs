@@ -77,7 +77,7 @@ pub struct StepReplay {
     pub out_of_source: Prediction,
     /// Compute plus all communication, out of source ([`BASELINE`]): a baseline.
     pub no_overlap: Prediction,
-    /// The seed's arithmetic: the lower bound, added in full, seconds.
+    /// The seed's arithmetic (2(N-1)/N x gradient bytes through one adapter), added in full, seconds.
     pub seed_added_s: f64,
     /// The error split, where the run names a curve of its hardware with rows of the collective.
     pub split: Option<Split>,
@@ -209,7 +209,7 @@ fn replay_with(run: &Run, oos: Terms, tables: &[Table]) -> Result<StepReplay, St
         in_sample: Prediction::of(&s, Terms::SHIPPED),
         out_of_source: Prediction::of(&s, oos),
         no_overlap: Prediction::of(&s, (BASELINE.make)(oos)),
-        seed_added_s: e.lower_bound_s.as_secs(),
+        seed_added_s: estimator_core::lower_bound(&s, e.ring_factor).time_s.as_secs(),
         split,
         scenario: s,
     })
