@@ -96,6 +96,25 @@ fn assemble<const EXPLAIN: bool>(s: &Scenario) -> Estimate {
         )
     });
     notes.extend(below_lower_bound.clone());
+    let i = s.input();
+    if EXPLAIN && s.nodes() > 1 && i.fabric.is_rdma() && !i.gdr {
+        // Without GPUDirect RDMA each adapter is capped by the host staging ([`crate::fabric::no_gdr_adapter_cap`]);
+        // a slower adapter never reaches the cap, so turning GDR off changes next to nothing, and the user should
+        // know why.
+        let cap = crate::fabric::no_gdr_adapter_cap(s.gpu().pcie_gen);
+        let link = s.link().to_gbyte_per_s();
+        if link <= cap {
+            notes.push(format!(
+                "GPUDirect RDMA off costs next to nothing here: staging through host memory caps each adapter at {} \
+                 GB/s (half the GPU's PCIe Gen{} x16), above one {} Gb/s adapter's {} GB/s; only NCCL's LL128 \
+                 protocol, which needs it, is lost.",
+                crate::human::num(cap.get(), 3),
+                s.gpu().pcie_gen,
+                crate::human::num(i.link_gbps, 3),
+                crate::human::num(link.get(), 3),
+            ));
+        }
+    }
     if EXPLAIN && s.nodes() > 1 && s.domains() == 1 && s.participants() > 1 {
         notes.push(format!(
             "The job's {} nodes are one NVLink domain: its gradients never touch the network, and the one-link \

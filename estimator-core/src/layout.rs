@@ -324,12 +324,25 @@ pub fn resolve(
         }
         None => default_micro_batches(input, dp, seq_len, micro_batch_size),
     };
+    let batches = if micro_batches == 1 { "micro-batch" } else { "micro-batches" };
     if pp > 1 && micro_batches < pp {
         warnings.push(format!(
-            "{pp} pipeline stages with {micro_batches} micro-batch(es) per step: the bubble is {}x the compute; \
-             more micro-batches (--micro-batches) shrink it",
+            "{pp} pipeline stages with {micro_batches} {batches} per step: the bubble is {}x the compute; more \
+             micro-batches (--micro-batches) shrink it",
             crate::human::num(f64::from(pp - 1) / f64::from(micro_batches), 2)
         ));
+    }
+    if let ComputeInput::Tokens { tokens_per_step, .. } = input.compute {
+        // Each data-parallel rank takes at least one micro-batch of whole sequences a step.
+        let least = f64::from(dp) * f64::from(micro_batch_size) * f64::from(seq_len);
+        if tokens_per_step < least {
+            warnings.push(format!(
+                "{} tokens per step are fewer than one micro-batch ({micro_batch_size} x {seq_len} tokens) for each \
+                 of the {dp} data-parallel ranks: the compute counts them, yet no step runs on them; raise the \
+                 tokens per step or shorten the sequences",
+                crate::human::count(tokens_per_step),
+            ));
+        }
     }
     if input.sync == SyncStrategy::Hsdp && shard_group == 1 {
         warnings.push(

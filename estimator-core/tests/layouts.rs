@@ -310,3 +310,42 @@ fn experts_fold_into_the_tensor_and_data_parallel_ranks() {
     let dense = Scenario::new(ScenarioInput { etp: Some(1), tp: 2, ..ScenarioInput::default() });
     assert_eq!(dense.expect_err("no experts").field, Field::Etp);
 }
+
+#[test]
+fn a_global_batch_under_one_sequence_per_rank_is_said() {
+    // Issue 39: 262,144 tokens on 16 nodes of 8 GPUs at 8,192-token sequences is a quarter sequence per rank.
+    let s = scenario(|i| {
+        i.nodes = 16;
+        i.seq_len = 8192;
+        i.compute = ComputeInput::Tokens { tokens_per_step: 262_144.0, mfu: 0.35 };
+    });
+    let w = s.warnings().join(" ");
+    assert!(w.contains("262k tokens per step are fewer than one micro-batch (1 x 8192 tokens)"), "{w}");
+    assert!(w.contains("128 data-parallel ranks"), "{w}");
+    // The same batch on 2 nodes is two sequences per rank: nothing to say.
+    let s = scenario(|i| {
+        i.seq_len = 8192;
+        i.compute = ComputeInput::Tokens { tokens_per_step: 262_144.0, mfu: 0.35 };
+    });
+    assert!(!s.warnings().iter().any(|w| w.contains("fewer than one micro-batch")), "{:?}", s.warnings());
+}
+
+#[test]
+fn gpudirect_rdma_off_says_why_it_changes_nothing_on_slow_adapters() {
+    // H100s on PCIe Gen5: host staging caps an adapter at 24 GB/s, above 100 Gb/s (12.5 GB/s), below 400 Gb/s.
+    let with = |gdr: bool, gbps: f64| {
+        estimate(&scenario(|i| {
+            i.link_gbps = gbps;
+            i.gdr = gdr;
+        }))
+    };
+    let (on, off) = (with(true, 100.0), with(false, 100.0));
+    let (a, b) = (on.step.step_s.as_secs(), off.step.step_s.as_secs());
+    assert!((a - b).abs() < 1e-3 * a, "next to nothing changes at 100 Gb/s: {a} against {b}");
+    let note = off.notes.iter().find(|n| n.contains("GPUDirect RDMA off costs next to nothing")).expect("the note");
+    assert!(note.contains("24 GB/s") && note.contains("12.5 GB/s"), "{note}");
+    assert!(!on.notes.iter().any(|n| n.contains("GPUDirect RDMA off")), "no note with GDR on");
+    let fast = with(false, 400.0);
+    assert!(fast.step.step_s > with(true, 400.0).step.step_s, "at 400 Gb/s the staging costs");
+    assert!(!fast.notes.iter().any(|n| n.contains("next to nothing")), "{:?}", fast.notes);
+}
