@@ -34,6 +34,32 @@ fn ratio(b: Seconds, a: Seconds) -> f64 {
     }
 }
 
+/// What makes two scenarios' jobs unequal work, in words: the model (its shape and parameter count), the gradients'
+/// type, and the work of a step (its tokens, or the compute given). Two steps are compared only when this is empty;
+/// the layout, the node count and the hardware may differ, being what a comparison is for.
+pub fn job_differences(a: &Scenario, b: &Scenario) -> Vec<&'static str> {
+    use crate::scenario::ComputeInput;
+    let (ia, ib) = (a.input(), b.input());
+    let same = |x: f64, y: f64| (x - y).abs() <= 1e-9 * x.abs().max(y.abs());
+    let mut d = Vec::new();
+    if a.shape().key != b.shape().key || !same(ia.params, ib.params) {
+        d.push("the model");
+    }
+    if ia.dtype != ib.dtype {
+        d.push("the gradients' type");
+    }
+    match (ia.compute, ib.compute) {
+        (ComputeInput::Tokens { tokens_per_step: x, .. }, ComputeInput::Tokens { tokens_per_step: y, .. }) => {
+            if !same(x, y) {
+                d.push("the tokens per step");
+            }
+        }
+        (ComputeInput::Given { ms: x }, ComputeInput::Given { ms: y }) if same(x, y) => {}
+        _ => d.push("the compute"),
+    }
+    d
+}
+
 /// Compares two scenarios.
 pub fn compare(a: &Scenario, b: &Scenario) -> Comparison {
     compare_estimates(estimate(a), estimate(b))
@@ -192,6 +218,28 @@ mod tests {
         assert!(c.step_ratio_b_over_a < 1.0);
         assert!((c.lower_bound_ratio_b_over_a - 25.0 / 400.0).abs() < 1e-12);
         assert!((c.reference_lower_bound_ratio_b_over_a - 25.0 / 400.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn jobs_differ_in_model_gradients_and_work_only() {
+        let a = Scenario::new(ScenarioInput::default()).expect("valid");
+        let b = a.with(|i| {
+            i.link_gbps = 25.0;
+            i.nodes = 4;
+            i.sync = crate::scenario::SyncStrategy::Zero1;
+        });
+        assert!(job_differences(&a, &b.expect("valid")).is_empty(), "hardware, nodes and layout may differ");
+        let b = a.with(|i| i.params = 70e9).expect("valid");
+        assert_eq!(job_differences(&a, &b), ["the model"]);
+        let b = a.with(|i| i.compute = crate::scenario::ComputeInput::Given { ms: 1200.0 }).expect("valid");
+        assert_eq!(job_differences(&a, &b), ["the compute"]);
+        let b = a
+            .with(|i| {
+                i.dtype = crate::scenario::GradDtype::Fp32;
+                i.compute = crate::scenario::ComputeInput::Tokens { tokens_per_step: 1e6, mfu: 0.4 };
+            })
+            .expect("valid");
+        assert_eq!(job_differences(&a, &b), ["the gradients' type", "the tokens per step"]);
     }
 
     #[test]
