@@ -7,9 +7,9 @@ pub enum QuantityError {
     /// Nothing was given.
     #[error("empty value")]
     Empty,
-    /// The number part is not a number.
-    #[error("'{0}' is not a number (examples: 7e9, 7B, 1.5T)")]
-    NotANumber(String),
+    /// The number part is not a number: the input, and examples of what the field takes.
+    #[error("'{0}' is not a number (examples: {1})")]
+    NotANumber(String, &'static str),
     /// The suffix is unknown.
     #[error("unknown suffix '{suffix}' in '{input}' (use {allowed})")]
     UnknownSuffix {
@@ -140,7 +140,7 @@ fn decimal(b: &[u8]) -> Option<f64> {
     Some(if e < 0 { v / p } else { v * p })
 }
 
-fn split(s: &str) -> Result<(f64, String, String), QuantityError> {
+fn split(s: &str, examples: &'static str) -> Result<(f64, String, String), QuantityError> {
     let t: String = s.trim().chars().filter(|c| *c != ',' && *c != '_').collect();
     if t.is_empty() {
         return Err(QuantityError::Empty);
@@ -154,7 +154,7 @@ fn split(s: &str) -> Result<(f64, String, String), QuantityError> {
         }
     }
     let Some((v, end)) = best else {
-        return Err(QuantityError::NotANumber(s.trim().to_string()));
+        return Err(QuantityError::NotANumber(s.trim().to_string(), examples));
     };
     if !v.is_finite() || v < 0.0 {
         return Err(QuantityError::OutOfRange(s.trim().to_string()));
@@ -190,7 +190,7 @@ pub fn parse_whole(s: &str) -> Result<i64, String> {
 /// binary one, as token budgets are often powers of two: `4Mi` = 4,194,304 = 2^22 (the default tokens per step),
 /// `512Ki`, `1Gi`.
 pub fn parse_count(s: &str) -> Result<f64, QuantityError> {
-    let (v, suffix, input) = split(s)?;
+    let (v, suffix, input) = split(s, "7e9, 7B, 1.5T, 512Ki")?;
     let mult = match suffix.to_ascii_lowercase().as_str() {
         "" => 1.0,
         "k" => 1e3,
@@ -229,7 +229,7 @@ fn seconds_per(unit: &str) -> Option<f64> {
 /// A step-sized time in seconds as people type it: `1.2`, `1.2 s`, `850 ms`, `850ms`, `120 us`, `2 min`; a bare
 /// number is in `bare` seconds (1.0 for a field in seconds, 1e-3 for one in milliseconds).
 pub fn parse_time(s: &str, bare: f64) -> Result<f64, QuantityError> {
-    let (v, suffix, input) = split(s)?;
+    let (v, suffix, input) = split(s, "1.2 s, 850 ms")?;
     let mult = if suffix.is_empty() { Some(bare) } else { seconds_per(&suffix) };
     let allowed = "s, ms, us, min or h: 1.2 s, 850 ms";
     mult.map(|m| v * m).ok_or(QuantityError::UnknownSuffix { input, suffix, allowed })
@@ -238,7 +238,7 @@ pub fn parse_time(s: &str, bare: f64) -> Result<f64, QuantityError> {
 /// A duration in seconds: `30d`, `2w`, `36h`, `90min`, `3600s` (a unit is required: a bare number could be any
 /// of them).
 pub fn parse_duration(s: &str) -> Result<f64, QuantityError> {
-    let (v, suffix, input) = split(s)?;
+    let (v, suffix, input) = split(s, "30d, 36h")?;
     let allowed = "s, min, h, d or w: 30d, 36h";
     seconds_per(&suffix).map(|m| v * m).ok_or(QuantityError::UnknownSuffix { input, suffix, allowed })
 }
@@ -247,7 +247,7 @@ pub fn parse_duration(s: &str) -> Result<f64, QuantityError> {
 /// `100GbE`, `1.6T`, `1.6Tb/s`, `800Mb/s`). Bytes per second (`50GB/s`) are refused with the rate in bits they
 /// would be: a link is sold in bits.
 pub fn parse_gbps(s: &str) -> Result<f64, QuantityError> {
-    let (v, suffix, input) = split(s)?;
+    let (v, suffix, input) = split(s, "400, 400G, 100GbE")?;
     let bytes = suffix.starts_with(['G', 'T', 'M'])
         && suffix.get(1..2) == Some("B")
         && !suffix.get(1..4).is_some_and(|b| b.eq_ignore_ascii_case("bit"));
@@ -273,7 +273,7 @@ pub fn parse_gbps(s: &str) -> Result<f64, QuantityError> {
 /// A size in bytes: raw (`1073741824`), decimal (`KB`, `MB`, `GB`, `TB`) or binary (`KiB`, `MiB`, `GiB`, `TiB`).
 /// A bare `K`, `M`, `G` is binary, as nccl-tests reads `-e 8G`.
 pub fn parse_bytes(s: &str) -> Result<f64, QuantityError> {
-    let (v, suffix, input) = split(s)?;
+    let (v, suffix, input) = split(s, "25MiB, 1GB, 8G")?;
     let k = 1024.0_f64;
     let mult = match suffix.to_ascii_lowercase().as_str() {
         "" | "b" => 1.0,
@@ -327,7 +327,7 @@ mod tests {
         }
         assert_eq!(parse_count(" 7,000,000 "), Ok(7e6));
         assert!(matches!(parse_count("7Q"), Err(QuantityError::UnknownSuffix { .. })));
-        assert!(matches!(parse_count("seven"), Err(QuantityError::NotANumber(_))));
+        assert!(matches!(parse_count("seven"), Err(QuantityError::NotANumber(..))));
         assert_eq!(parse_count(""), Err(QuantityError::Empty));
         assert!(matches!(parse_count("-7B"), Err(QuantityError::OutOfRange(_))));
         assert!(matches!(parse_count("NaN"), Err(QuantityError::OutOfRange(_))));

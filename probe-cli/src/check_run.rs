@@ -63,6 +63,8 @@ pub fn check(a: &CheckRunArgs) -> Result<Outcome, Failure> {
         tokens_per_step: a.tokens_per_step,
         measured_samples_per_s: a.measured_samples_per_s,
         samples_per_step: a.samples_per_step,
+        // The command's scenario has no modelled compute: its tokens are `--tokens-per-step` or the layout's.
+        scenario_tokens_per_step: None,
     };
     let mut measured = run.step(&s).map_err(|e| usage(&e))?;
     if let (Some(_), Some(t)) = (trace_step, records.steps()) {

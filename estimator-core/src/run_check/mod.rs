@@ -115,6 +115,11 @@ pub struct RunInput {
     pub measured_samples_per_s: Option<f64>,
     /// Samples per optimizer step for `measured_samples_per_s` (the global batch).
     pub samples_per_step: Option<f64>,
+    /// The tokens per step of the scenario the user set, when the check's scenario has a given compute in place of
+    /// the modelled one (the page's check): `measured_tokens_per_s` divides these rather than the layout's
+    /// sequences when `tokens_per_step` is not given.
+    #[serde(skip)]
+    pub scenario_tokens_per_step: Option<f64>,
 }
 
 /// The longest step accepted: one day.
@@ -154,6 +159,9 @@ impl RunInput {
                     "given",
                 ),
                 (None, ComputeInput::Tokens { tokens_per_step, .. }) => (tokens_per_step, "the scenario's"),
+                (None, ComputeInput::Given { .. }) if self.scenario_tokens_per_step.is_some() => {
+                    (self.scenario_tokens_per_step.unwrap_or_default(), "the scenario's")
+                }
                 (None, ComputeInput::Given { .. }) => {
                     let l = s.layout();
                     let seqs = f64::from(l.micro_batch_size) * f64::from(l.micro_batches) * f64::from(l.dp);
