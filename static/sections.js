@@ -8,6 +8,28 @@ css.rel = "stylesheet";
 css.href = "sections.css";
 document.head.appendChild(css);
 
+// "How to read this", the page's footer, below both sections: its text comes with this file, out of the first load.
+const assumptions = document.getElementById("assumptions-box");
+if (assumptions) {
+  assumptions.innerHTML =
+    "<ul><li><b>The reference arithmetic (one link per GPU)</b>: a one-link reference for DDP's all-reduce, not a " +
+    "bound. A ring all-reduce over many participants moves about 2 × the gradient bytes through each " +
+    "participant's link, divided here by one adapter's line rate; no latency, no efficiency loss, no overlap. It " +
+    "is shown where a gradient synchronisation crosses the adapters. With several GPUs and adapters per node the " +
+    "step can take less: most ring hops stay on NVLink.</li>" +
+    "<li><b>At least</b>, beside the communication, is a true bound: the fewest bytes any of NCCL's algorithms " +
+    "sends through a node's adapters for the layout (a collective reduced inside each node first) at the " +
+    "adapters' line rate, with no latency.</li>" +
+    "<li><b>Realistic estimate</b>: every collective of the step (gradient buckets, FSDP's gathers, " +
+    "tensor-parallel all-reduces, MoE all-to-alls, ...) timed as NCCL runs it at its own size over the links it " +
+    "uses; the frameworks' schedule decides what hides behind compute, unless you set the overlap.</li>" +
+    "<li>Compute from tokens is 6 × active parameters × tokens ÷ (GPUs × peak dense BF16 × MFU). Every constant " +
+    "cites its source in estimator-core; the README compares the model with public measurements.</li>" +
+    "<li>Not modelled: congestion from other jobs, a straggling node. Between 64 KiB and 64 MiB a collective is " +
+    "less sure (off by a fifth to two fifths at the median on public runs), and the time a fast fabric adds to a " +
+    "step is short by more (the README's step replay).</li></ul>";
+}
+
 export function start(request) {
   const busy = {};
   const dirty = {};
