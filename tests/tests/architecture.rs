@@ -134,7 +134,7 @@ const WEB_LAYERS: [&[&str]; 11] = [
     &["chart", "run_records"],
     &["curve", "plan_section"],
     &["render", "run_records_view"],
-    &["run_section"],
+    &["run_section", "verdict"],
     &["report", "app", "calibration"],
     &["fleet"],
     &["protocol"],

@@ -30,10 +30,13 @@ impl SideState {
     fn new(side: Side, form: RwSignal<ScenarioForm>) -> SideState {
         let parsed = Memo::new(move |_| form.with(ScenarioForm::to_scenario));
         let errors = Memo::new(move |_| parsed.with(|p| p.as_ref().err().cloned().unwrap_or_default()));
-        // The last valid scenario: an invalid form keeps showing what was valid before.
+        // The last valid scenario: an invalid form shows the one from before its typing began (never a value half
+        // typed on the way: `form::Typing`), else what was valid before.
         let valid = Memo::new(move |prev: Option<&Scenario>| match parsed.get() {
             Ok(s) => s,
-            Err(_) => prev.cloned().unwrap_or_else(|| fallback(side)),
+            Err(_) => {
+                form.with(|f| f.before_typing().cloned()).or_else(|| prev.cloned()).unwrap_or_else(|| fallback(side))
+            }
         });
         let result = Memo::new(move |_| valid.with(SideResult::new));
         SideState { side, form, errors, result, cleared: RwSignal::new(None) }
@@ -130,6 +133,14 @@ pub fn App() -> impl IntoView {
         view.set(s.chart);
     });
 
+    // A `change` anywhere (a field left, Enter, a select or a box changed) ends the typing under way: what the
+    // forms hold then is what was typed (`form::Typing`). Untracked: the forms read the same, and the fields keep
+    // what they show (a field cleared without an input event keeps its text).
+    let _ = window_event_listener(leptos::ev::Custom::<web_sys::Event>::new("change"), move |_| {
+        a.form.try_update_untracked(ScenarioForm::end_typing);
+        b.form.try_update_untracked(ScenarioForm::end_typing);
+    });
+
     // One tree for both layouts: embed mode (for an iframe) hides the page chrome and the full-page sections with
     // CSS, by a class on <html> that boot.js sets before the first paint and the page keeps in step.
     browser::set_embed_class(embed);
@@ -177,7 +188,7 @@ fn Notes(notes: Vec<String>) -> impl IntoView {
 
 #[component]
 fn Answer(a: SideState, b: SideState, embed: bool) -> impl IntoView {
-    let verdict = move || a.result.with(|ra| b.result.with(|rb| render::verdict(ra, rb)));
+    let verdict = move || a.result.with(|ra| b.result.with(|rb| crate::verdict::verdict(ra, rb)));
     view! {
         <section class="answer" aria-labelledby="answer-title">
             <h2 id="answer-title" class:visually-hidden=embed>"Time per optimizer step"</h2>
@@ -562,7 +573,7 @@ fn field_view(st: SideState, spec: &'static Spec) -> AnyView {
     let hint = Memo::new(move |_| form.with(|f| f.hint(field)));
     // A field the form does not read (a compute field of the other mode) is not shown.
     let hidden = move || form.with(|f| !f.reads(spec.field));
-    let set = move |v: String| st.edit(|f| f.edit(field, &v));
+    let set = move |v: String| st.edit(|f| f.typed(field, &v));
     let control = match spec.kind {
         Kind::Text(unit, list) => view! {
             <div class="control">

@@ -27,6 +27,7 @@ pub mod run_records_view;
 pub mod run_section;
 pub mod section_form;
 pub mod share;
+pub mod verdict;
 
 pub use app::App;
 

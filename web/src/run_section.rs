@@ -130,6 +130,29 @@ fn check_with(
         (true, Some(t)) => t * 1e3,
         _ => time(label(Field::ComputeMs), &f.compute_ms, 1e-3)? * 1e3,
     };
+    // The scenario as it stands: its tokens per step and micro-batches hold for the run, whose compute replaces
+    // the modelled one (a given compute alone would leave the layout one micro-batch and its tokens unknown).
+    let scenario_tokens = match input.compute {
+        ComputeInput::Tokens { tokens_per_step, .. } => Some(tokens_per_step),
+        ComputeInput::Given { .. } => None,
+    };
+    if let Ok(s) = Scenario::new(input.clone()) {
+        let modelled = estimator_core::step::compute_time(&s);
+        // A bare number is milliseconds, as the label says; one that far below the model's compute is asked about.
+        let bare = estimator_core::quantity::parse_number(f.compute_ms.trim()).is_some();
+        if bare && compute < modelled.as_millis() / 100.0 {
+            let t = f.compute_ms.trim();
+            return Err(format!(
+                "{}: {t} ms is under 1% of the model's {} for this job on one node's work: write the unit ({t} s, or \
+                 {t} ms to keep it).",
+                label(Field::ComputeMs),
+                human::secs(modelled)
+            ));
+        }
+        if input.micro_batches.is_none() && input.grad_accum_steps <= 1 {
+            input.micro_batches = Some(i64::from(s.layout().micro_batches));
+        }
+    }
     input.compute = ComputeInput::Given { ms: compute };
     let s = Scenario::new(input).map_err(|e| match e.field {
         Field::ComputeMs => format!("{}: {}", label(e.field), e.reason),
@@ -144,9 +167,12 @@ fn check_with(
     let per_step = if f.per_step.trim().is_empty() { None } else { Some(number("Per step", &f.per_step)?) };
     let run = match (from_trace, f.by) {
         (true, _) | (false, By::Step) => RunInput { measured_step_s: Some(measured), ..RunInput::default() },
-        (false, By::Tokens) => {
-            RunInput { measured_tokens_per_s: Some(measured), tokens_per_step: per_step, ..RunInput::default() }
-        }
+        (false, By::Tokens) => RunInput {
+            measured_tokens_per_s: Some(measured),
+            tokens_per_step: per_step,
+            scenario_tokens_per_step: scenario_tokens,
+            ..RunInput::default()
+        },
         (false, By::Samples) => {
             RunInput { measured_samples_per_s: Some(measured), samples_per_step: per_step, ..RunInput::default() }
         }

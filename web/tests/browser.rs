@@ -854,8 +854,8 @@ fn mount(query: &str) -> (leptos::mount::UnmountHandle<impl leptos::prelude::Mou
 async fn first_load_shows_the_reference_answer_with_its_arithmetic() {
     let (_h, root) = mount("");
     leptos::task::tick().await;
-    assert_eq!(text("a-lower-bound"), "8.96 s");
-    assert_eq!(text("b-lower-bound"), "0.56 s");
+    assert_eq!(text("a-reference"), "8.96 s");
+    assert_eq!(text("b-reference"), "0.56 s");
     let all = root.text_content().unwrap_or_default();
     for part in ["14 GB", "28 GB", "3.125 GB/s", "50 GB/s", "ring factor 2"] {
         assert!(all.contains(part), "the arithmetic shows '{part}'");
@@ -882,17 +882,17 @@ async fn first_load_shows_the_reference_answer_with_its_arithmetic() {
 async fn typing_recomputes_and_bad_input_keeps_the_last_result() {
     let (_h, root) = mount("");
     type_into("a-link", "400").await;
-    assert_eq!(text("a-lower-bound"), "0.56 s", "A at 400 Gb/s equals B");
+    assert_eq!(text("a-reference"), "0.56 s", "A at 400 Gb/s equals B");
     assert!(web::browser::query().contains("a.link=400"), "the URL follows the inputs");
 
     type_into("a-params", "abc").await;
     assert!(text("a-params-error").contains("not a number"), "{}", text("a-params-error"));
     assert_eq!(by_id("a-params").get_attribute("aria-invalid").as_deref(), Some("true"));
-    assert_eq!(text("a-lower-bound"), "0.56 s", "the last valid result stays");
+    assert_eq!(text("a-reference"), "0.56 s", "the last valid result stays");
 
     type_into("a-params", "70B").await;
     assert_eq!(text("a-params-error"), "");
-    assert_eq!(text("a-lower-bound"), "5.60 s", "70B at 400 Gb/s: 280 GB / 50 GB/s");
+    assert_eq!(text("a-reference"), "5.60 s", "70B at 400 Gb/s: 280 GB / 50 GB/s");
     root.remove();
 }
 
@@ -911,12 +911,12 @@ async fn copy_swap_and_presets_move_whole_scenarios() {
     assert!(text("b-title").contains("70B") && text("b-title").contains("InfiniBand"), "{}", text("b-title"));
     click("reset").await;
     click("swap").await;
-    assert_eq!(text("a-lower-bound"), "0.56 s");
-    assert_eq!(text("b-lower-bound"), "8.96 s");
+    assert_eq!(text("a-reference"), "0.56 s");
+    assert_eq!(text("b-reference"), "8.96 s");
     let fabric: HtmlSelectElement = by_id("a-fabric").dyn_into().expect("select");
     assert_eq!(fabric.value(), "infiniband", "the selects follow a swapped scenario");
     click("copy-a-to-b").await;
-    assert_eq!(text("b-lower-bound"), "0.56 s");
+    assert_eq!(text("b-reference"), "0.56 s");
     assert_eq!(text("a-step"), text("b-step"));
     choose("a-preset", "a100-25g").await;
     let a: HtmlInputElement = by_id("a-link").dyn_into().expect("input");
@@ -933,8 +933,8 @@ async fn copy_swap_and_presets_move_whole_scenarios() {
     choose("a-preset", "h100-ib").await;
     assert_eq!(domain.value(), "", "an HGX node's domain is the node");
     click("reset").await;
-    assert_eq!(text("a-lower-bound"), "8.96 s");
-    assert_eq!(text("b-lower-bound"), "0.56 s");
+    assert_eq!(text("a-reference"), "8.96 s");
+    assert_eq!(text("b-reference"), "0.56 s");
     assert_eq!(web::browser::query(), "", "the first-load view has a bare URL");
     root.remove();
 }
@@ -944,7 +944,7 @@ async fn a_link_restores_its_scenario_and_embed_drops_the_chrome() {
     leptos::task::tick().await;
     let nodes: HtmlInputElement = by_id("a-nodes").dyn_into().expect("input");
     assert_eq!(nodes.value(), "4");
-    assert_eq!(text("b-lower-bound"), "5.60 s", "70B at 400 Gb/s: 280 GB / 50 GB/s");
+    assert_eq!(text("b-reference"), "5.60 s", "70B at 400 Gb/s: 280 GB / 50 GB/s");
     let q = web::browser::query();
     assert!(q.contains("a.nodes=4") && q.contains("v=3"), "the URL (the share link) keeps it: {q}");
     root.remove();
@@ -956,7 +956,7 @@ async fn a_link_restores_its_scenario_and_embed_drops_the_chrome() {
     assert!(html.class_list().contains("embed"), "embed mode marks <html> for its CSS");
     let charts = by_id("nodes-chart").closest(".full-only").expect("closest");
     assert!(charts.is_some(), "the nodes chart is a full-page section, hidden in embed mode");
-    assert_eq!(text("a-lower-bound"), "8.96 s");
+    assert_eq!(text("a-reference"), "8.96 s");
     root.remove();
     drop(_h);
     let (_h, root) = mount("");
@@ -1005,7 +1005,7 @@ async fn the_first_screen_leads_with_the_step_and_what_does_not_fit() {
     assert!(all.contains("The reference arithmetic (one link per GPU)"), "the seed's figure is named");
     assert!(text("b-below").contains("NVLink"), "why B's estimate is below it: {}", text("b-below"));
     let before = |x: &str, y: &str| by_id(x).compare_document_position(&by_id(y)) & 4 != 0;
-    assert!(before("a-step", "a-lower-bound"), "the card leads with the step");
+    assert!(before("a-step", "a-reference"), "the card leads with the step");
     assert!(root.query_selector("#a-nofit").ok().flatten().is_none(), "ZeRO-1 fits");
     choose("a-sync", "ddp").await;
     assert!(text("a-nofit").contains("Does not fit"), "{}", text("a-nofit"));
@@ -1049,12 +1049,13 @@ async fn stale_and_implausible_values_are_marked_everywhere() {
     assert!(text("a-params-error").contains("at most 1e14"), "{}", text("a-params-error"));
     let stale = root.query_selector_all(".stale:not([hidden])").expect("stale marks").length();
     assert!(stale >= 3, "the card, the charts and the recommendation are marked stale ({stale})");
-    // The card says what it shows and which field to fix; the URL keeps the last text that read, never 1e30.
+    // The card says what it shows and which field to fix; the URL keeps the value from before the typing, never
+    // 1e30 nor the 1e3 half typed on the way to it (issue 39).
     let line = text("a-stale");
     assert!(line.contains("Showing A's last valid inputs, not what is typed: fix Model size"), "{line}");
     assert!(line.contains("at most 1e14"), "{line}");
     let q = web::browser::query();
-    assert!(q.contains("a.params=1000") && !q.contains("1e30"), "rejected text stays out of the link: {q}");
+    assert!(!q.contains("a.params=") && !q.contains("1e30"), "rejected text stays out of the link: {q}");
     // Text that reads goes into the link as typed, to the last digit.
     type_into("a-params", "13015864320").await;
     assert!(web::browser::query().contains("a.params=13015864320"), "{}", web::browser::query());
@@ -1123,6 +1124,112 @@ async fn the_parallelism_group_drives_the_traffic_table_and_the_layout_advice() 
     root.remove();
 }
 
+/// A time as `human::secs` writes it (`2.06 s`, `35 ms`, `25 µs`, `1.5 min`), in seconds.
+fn seconds(t: &str) -> f64 {
+    let (v, unit) = t.trim().split_once(' ').unwrap_or((t, "s"));
+    let v: f64 = v.parse().unwrap_or(f64::NAN);
+    match unit {
+        "ms" => v / 1e3,
+        "µs" => v / 1e6,
+        "min" => v * 60.0,
+        "h" => v * 3600.0,
+        _ => v,
+    }
+}
+
+/// The floor beside a card's communication: "at least X at their line rate" (issue 39, item 1).
+fn floor_of(side: &str) -> Option<f64> {
+    let how = by_id(&format!("{side}-comm")).next_element_sibling().and_then(|e| e.text_content()).unwrap_or_default();
+    let at = how.split("at least ").nth(1)?;
+    Some(seconds(at.split(" at their").next()?))
+}
+
+/// Issue 39, item 1: a bound is below what it bounds, and the one-link reference is named as one and shown only
+/// where a gradient sync crosses the adapters.
+async fn a_bound_is_below_what_it_bounds() {
+    let (_h, root) = mount("v=3&a.adapters=32&a.link=100&a.fabric=efa-v2&a.gdr=1");
+    leptos::task::tick().await;
+    let v = text("verdict");
+    assert!(!v.contains("lower bound"), "{v}");
+    assert!(v.contains("one-link reference for DDP's all-reduce"), "{v}");
+    let floor = floor_of("a").expect("A's communication has its floor");
+    assert!(floor > 0.0 && floor <= seconds(&text("a-comm")), "{floor} against {}", text("a-comm"));
+    assert!(seconds(&text("a-comm")) <= seconds(&text("a-step")));
+    assert!(text("a-reference").ends_with(" s"), "the reference stays, named: {}", text("a-reference"));
+    root.remove();
+    // TP 8 x PP 4 on 4 nodes: no gradient all-reduce crosses the adapters, so no reference is shown.
+    let (_h, root) = mount(
+        "v=3&a.params=70.6B&a.nodes=4&a.model=llama-3.1-70b&a.tp=8&a.pp=4&b.params=70.6B&b.nodes=4&b.model=llama-3.1-70b&b.tp=8&b.pp=4",
+    );
+    leptos::task::tick().await;
+    assert!(root.query_selector("#a-reference").ok().flatten().is_none(), "no reference without a gradient sync");
+    assert!(!text("verdict").contains("reference"), "{}", text("verdict"));
+    for side in ["a", "b"] {
+        let floor = floor_of(side).expect("the pipeline's sends cross the adapters");
+        assert!(floor <= seconds(&text(&format!("{side}-comm"))), "{side}: {floor}");
+    }
+    root.remove();
+    // One node: nothing crosses the adapters, no reference.
+    let (_h, root) = mount("v=3&a.nodes=1");
+    leptos::task::tick().await;
+    assert!(root.query_selector("#a-reference").ok().flatten().is_none());
+    assert!(floor_of("a").is_none(), "no floor where nothing crosses the adapters");
+    root.remove();
+}
+
+/// Issue 39, item 3: the verdict compares steps of equal jobs only, and says first what does not fit.
+async fn the_verdict_compares_equal_jobs_only() {
+    let (_h, root) = mount("");
+    leptos::task::tick().await;
+    assert!(text("verdict").contains("shorter"), "the first load compares: {}", text("verdict"));
+    type_into("a-params", "70B").await;
+    let v = text("verdict");
+    assert!(v.contains("different jobs (they differ in the model"), "{v}");
+    assert!(!v.contains("shorter"), "no ratio between unequal jobs: {v}");
+    type_into("b-params", "70B").await;
+    let v = text("verdict");
+    assert!(v.starts_with("A does not fit") && v.contains("B does not fit") && v.contains("not compared"), "{v}");
+    assert!(!v.contains("shorter"), "no ratio when neither fits: {v}");
+    root.remove();
+}
+
+/// Issue 39, item 4: a value half typed on the way to one that does not read never becomes the answer.
+async fn half_typed_values_never_become_the_answer() {
+    let (_h, root) = mount("");
+    leptos::task::tick().await;
+    let (verdict, step, reference) = (text("verdict"), text("a-step"), text("a-reference"));
+    for (id, steps) in [
+        ("a-params", ["1", "1e", "1e3", "1e30"]),
+        ("a-nodes", ["1", "1e", "1e1", "1e9"]),
+        ("a-link", ["1", "1e", "1e1", "1e12"]),
+    ] {
+        for t in steps {
+            type_into(id, t).await;
+        }
+        assert!(!text(&format!("{id}-error")).is_empty(), "{id}: the last value is refused");
+        assert_eq!(text("verdict"), verdict, "{id}: the answer is the one before the typing");
+        assert_eq!(text("a-step"), step, "{id}");
+        assert_eq!(text("a-reference"), reference, "{id}");
+        let q = web::browser::query();
+        let half = ["a.params=1000", "a.nodes=10", "a.link=10"];
+        assert!(!q.trim_start_matches('?').split('&').any(|p| half.contains(&p)), "{q}");
+        // Leaving the field keeps it so; the original value again clears the error.
+        dispatch(&by_id(id), "change");
+        leptos::task::tick().await;
+        assert_eq!(text("a-step"), step, "{id}");
+        let original = match id {
+            "a-params" => "7B",
+            "a-nodes" => "2",
+            _ => "25",
+        };
+        type_into(id, original).await;
+        dispatch(&by_id(id), "change");
+        leptos::task::tick().await;
+        assert_eq!(text(&format!("{id}-error")), "", "{id}");
+    }
+    root.remove();
+}
+
 /// The page tests share one document and the URL, so they run one after the other in a single test (async
 /// wasm-bindgen tests interleave at every await).
 #[wasm_bindgen_test]
@@ -1136,6 +1243,34 @@ async fn the_mounted_page() {
     stale_and_implausible_values_are_marked_everywhere().await;
     a_broken_link_names_its_keys_and_its_version().await;
     the_parallelism_group_drives_the_traffic_table_and_the_layout_advice().await;
+    a_bound_is_below_what_it_bounds().await;
+    the_verdict_compares_equal_jobs_only().await;
+    half_typed_values_never_become_the_answer().await;
+}
+
+/// Issue 39, item 2: "Check a run" converts tokens per second with the scenario's tokens per step, and asks about
+/// a bare compute far below the model's.
+#[wasm_bindgen_test]
+fn a_run_by_tokens_uses_the_scenarios_tokens() {
+    let q = "v=3&a.sync=zero3&a.gpu=a100-sxm4-80gb&a.link=100&a.fabric=roce&run.compute_ms=1.2+s&run.by=tokens&run.measured=20k";
+    let (_, c) = web::run_section::check(q, None, None).expect("reads").expect("filled");
+    // The first load's 262,144 tokens per step at 20k tokens/s: 13.1 s, not 65,536's 3.28 s.
+    assert!((c.measured_step_s - 262_144.0 / 20e3).abs() < 1e-9, "{} ({})", c.measured_step_s, c.measured_from);
+    assert!(c.measured_from.contains("the scenario's"), "{}", c.measured_from);
+    // The check's scenario keeps the scenario's micro-batches: its communication is the scenario's own.
+    let (state, _) = web::share::PageState::from_query(q);
+    let s = state.a.to_scenario().expect("A reads");
+    let comm = estimator_core::estimate_step(&s).comm_s.as_secs();
+    assert!((c.expected_comm_s - comm).abs() <= 1e-9 * comm, "{} against the scenario's {comm}", c.expected_comm_s);
+    let bare = q.replace("run.compute_ms=1.2+s", "run.compute_ms=1.2");
+    let e = web::run_section::check(&bare, None, None).expect_err("a bare 1.2 is asked about");
+    assert!(e.contains("write the unit") && e.contains("1.2 s"), "{e}");
+    let ms = q.replace("run.compute_ms=1.2+s", "run.compute_ms=1.2+ms");
+    assert!(web::run_section::check(&ms, None, None).is_ok(), "a unit written is taken as written");
+    // A compute that does not read gives time examples, not model sizes.
+    let bad = q.replace("run.compute_ms=1.2+s", "run.compute_ms=abc");
+    let e = web::run_section::check(&bad, None, None).expect_err("abc is no time");
+    assert!(e.contains("1.2 s") && !e.contains("7B"), "{e}");
 }
 
 const RUN_309: &str = include_str!("../../tests/data/nccl-tests/raw/nccl-tests-309-h100-8x400ib-2-4-8node.txt");

@@ -54,8 +54,8 @@ async fn first_load(
     };
     server.take_served();
     c.goto(&server.url("index.html")).await.map_err(|e| e.to_string())?;
-    wait_text(&c, "a-lower-bound", |t| t == "8.96 s").await?;
-    wait_text(&c, "b-lower-bound", |t| t == "0.56 s").await?;
+    wait_text(&c, "a-reference", |t| t == "8.96 s").await?;
+    wait_text(&c, "b-reference", |t| t == "0.56 s").await?;
     let start = std::time::Instant::now();
     let (mut seen, mut quiet_since) = (server.served_count(), std::time::Instant::now());
     while quiet_since.elapsed() < SETTLE {

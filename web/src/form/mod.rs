@@ -102,6 +102,22 @@ pub struct ScenarioForm {
     pub grad_overlap: bool,
     /// ZeRO-1/2: the parameter all-gather behind the next forward (Megatron's `--overlap-param-gather`).
     pub param_overlap: bool,
+    /// The field being typed in, with the form from before its typing began.
+    pub typing: Typing,
+}
+
+/// The field being typed in and the scenario the form read before its typing began (none when it did not read): a
+/// text that stops reading falls back to that scenario, never to a value half typed on the way (`1e3` on the way
+/// to `1e30`). A field's typing begins with its first change (`ScenarioForm::typed`) and ends with the page's next
+/// `change` event (the field left, Enter, a select or a box changed). It never makes two forms differ: forms
+/// compare by what they read.
+#[derive(Clone, Debug, Default)]
+pub struct Typing(Option<(FormField, Option<std::sync::Arc<Scenario>>)>);
+
+impl PartialEq for Typing {
+    fn eq(&self, _: &Typing) -> bool {
+        true
+    }
 }
 
 impl ScenarioForm {
@@ -150,6 +166,7 @@ impl ScenarioForm {
             checkpointing: i.activation_checkpointing,
             grad_overlap: i.overlap_grad_reduce,
             param_overlap: i.overlap_param_gather,
+            typing: Typing::default(),
         }
     }
 
@@ -358,6 +375,25 @@ impl ScenarioForm {
             _ => {}
         }
         if ScenarioForm::is_hardware(f) && self.value(f) != before { self.clear_measured() } else { None }
+    }
+
+    /// [`ScenarioForm::edit`] as the user types: the first change of a field since the last typing ended keeps the
+    /// scenario the form reads now, to fall back to.
+    pub fn typed(&mut self, f: FormField, v: &str) -> Option<String> {
+        if self.typing.0.as_ref().map(|t| t.0) != Some(f) {
+            self.typing = Typing(Some((f, self.to_scenario().ok().map(std::sync::Arc::new))));
+        }
+        self.edit(f, v)
+    }
+
+    /// The scenario the form read before the typing under way began, if one is and it read.
+    pub fn before_typing(&self) -> Option<&Scenario> {
+        self.typing.0.as_ref().and_then(|t| t.1.as_deref())
+    }
+
+    /// Ends the typing under way: what the form holds now is what was typed.
+    pub fn end_typing(&mut self) {
+        self.typing = Typing::default();
     }
 
     /// Drops the measured bus bandwidth; returns the sentence that says so, when there was one.
