@@ -26,6 +26,8 @@ struct CatalogDocument {
 struct GpuEntry {
     #[serde(flatten)]
     spec: &'static GpuSpec,
+    /// `memory_mib` / 1024: the key kept from before issue 39, when it was the board's size as sold.
+    memory_gib: f64,
     /// 2 (Volta) to 5 (Blackwell); null without NVLink.
     nvlink_generation: Option<u8>,
     source: &'static str,
@@ -55,7 +57,12 @@ pub fn catalog(a: &CatalogArgs) -> Result<Outcome, Failure> {
             MODELS.iter().map(|m| ModelEntry { shape: m, source: estimator_core::shape::source(m.key) }).collect();
         let gpus = GPUS
             .iter()
-            .map(|g| GpuEntry { spec: g, nvlink_generation: g.nvlink_generation(), source: g.source() })
+            .map(|g| GpuEntry {
+                spec: g,
+                memory_gib: g.memory_gib(),
+                nvlink_generation: g.nvlink_generation(),
+                source: g.source(),
+            })
             .collect();
         print_json(&CatalogDocument { gpus, fabrics, models })?;
         return Ok(Outcome::Clean);
@@ -77,7 +84,7 @@ fn text(gpus: &[GpuSpec], fabrics: &[FabricEntry]) -> String {
     let wn = gpus.iter().map(|g| g.name.chars().count()).max().unwrap_or(4).max(4);
     let wl = gpus.iter().map(|g| link(g).chars().count()).max().unwrap_or(10).max(10);
     let mut t = format!(
-        "  {:<wk$} {:<wn$} {:>8} {:>15}  {:<wl$} {:>10}\n",
+        "  {:<wk$} {:<wn$} {:>10} {:>15}  {:<wl$} {:>10}\n",
         "key", "name", "memory", "dense TF/s", "intra-node", "busbw GB/s"
     );
     for g in gpus {
@@ -85,10 +92,10 @@ fn text(gpus: &[GpuSpec], fabrics: &[FabricEntry]) -> String {
         let tflops = format!("{} {}", human::num(g.bf16_dense_tflops.get(), 2), g.training_precision());
         let _ = writeln!(
             t,
-            "  {:<wk$} {:<wn$} {:>4} GiB {:>15}  {:<wl$} {:>10}",
+            "  {:<wk$} {:<wn$} {:>6} GiB {:>15}  {:<wl$} {:>10}",
             g.key,
             g.name,
-            human::num(g.memory_gib, 1),
+            human::num(g.memory_gib(), 1),
             tflops,
             link(g),
             human::fixed(g.allreduce_busbw.get(), 1)

@@ -26,7 +26,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "V100 SXM2 16GB",
         vendor: Vendor::Nvidia,
         reported_names: &["Tesla V100-SXM2-16GB"],
-        memory_gib: 16.0,
+        // Driver-reported total, nvidia-smi, ECC on: `Tesla V100-SXM2-16GB ... 84MiB / 16384MiB` (a public GitHub file, search index id 641070059).
+        memory_mib: 16384.0,
         bf16_dense_tflops: tf(125.0),
         fp8_dense_tflops: None,
         shapes: &[],
@@ -43,7 +44,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "V100 PCIe 32GB",
         vendor: Vendor::Nvidia,
         reported_names: &["Tesla V100-PCIE-32GB", "Tesla V100-PCIE-16GB", "Tesla V100S-PCIE-32GB"],
-        memory_gib: 32.0,
+        // Driver-reported total, nvidia-smi, ECC on: `Tesla V100-PCIE-32GB ... 0MiB / 32768MiB` (public GitHub file, index id 66599649631).
+        memory_mib: 32768.0,
         bf16_dense_tflops: tf(112.0),
         fp8_dense_tflops: None,
         shapes: &[],
@@ -60,7 +62,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "V100 SXM2 32GB",
         vendor: Vendor::Nvidia,
         reported_names: &["Tesla V100-SXM2-32GB"],
-        memory_gib: 32.0,
+        // Driver-reported total, nvidia-smi, ECC on: `Tesla V100-SXM2-32GB ... 1MiB / 32768MiB` (public GitHub file, index id 70902377371).
+        memory_mib: 32768.0,
         bf16_dense_tflops: tf(125.0),
         fp8_dense_tflops: None,
         shapes: &[],
@@ -77,7 +80,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "Tesla P40",
         vendor: Vendor::Nvidia,
         reported_names: &["Tesla P40"],
-        memory_gib: 24.0,
+        // Driver-reported total, nvidia-smi, ECC on: `Tesla P40 ... 3593MiB / 23040MiB` (public GitHub file, index id 65809471236).
+        memory_mib: 23040.0,
         bf16_dense_tflops: tf(11.76),
         fp8_dense_tflops: None,
         shapes: &[],
@@ -94,7 +98,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "T4",
         vendor: Vendor::Nvidia,
         reported_names: &["Tesla T4"],
-        memory_gib: 16.0,
+        // Driver-reported total, nvidia-smi, ECC on: `Tesla T4 ... 0MiB / 15360MiB` (index id 57935490124); modal-labs/modal-client#2797: "T4: 15360MiB".
+        memory_mib: 15360.0,
         // No BF16 on Turing: its FP16 tensor figure, the closest training precision.
         bf16_dense_tflops: tf(65.0),
         fp8_dense_tflops: None,
@@ -112,7 +117,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "A10G",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA A10G"],
-        memory_gib: 24.0,
+        // Driver-reported total, nvidia-smi, ECC on: NVIDIA/DCGM#232 `NVIDIA A10G ... 8722MiB / 23028MiB`.
+        memory_mib: 23028.0,
         bf16_dense_tflops: tf(70.0),
         fp8_dense_tflops: None,
         shapes: &[],
@@ -129,7 +135,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "A40",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA A40"],
-        memory_gib: 48.0,
+        // Driver-reported total, nvidia-smi, ECC on (as clouds ship it; 49140 MiB off): `NVIDIA A40 ... 0MiB / 46068MiB` (index id 41857157737).
+        memory_mib: 46068.0,
         bf16_dense_tflops: tf(149.7),
         fp8_dense_tflops: None,
         shapes: &[],
@@ -146,7 +153,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "A100 PCIe 80GB",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA A100 80GB PCIe"],
-        memory_gib: 80.0,
+        // Driver-reported total, nvidia-smi: `NVIDIA A100 80GB PCIe ... 0MiB / 81920MiB` (index id 70130704178).
+        memory_mib: 81920.0,
         bf16_dense_tflops: tf(312.0),
         fp8_dense_tflops: None,
         shapes: &[],
@@ -163,7 +171,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "A100 PCIe 40GB",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA A100-PCIE-40GB"],
-        memory_gib: 40.0,
+        // Driver-reported total, nvidia-smi: `NVIDIA A100-PCIE-40GB ... 36882MiB / 40960MiB` (index id 41216515260).
+        memory_mib: 40960.0,
         bf16_dense_tflops: tf(312.0),
         fp8_dense_tflops: None,
         shapes: &[],
@@ -180,7 +189,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "A100 SXM4 80GB",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA A100-SXM4-80GB"],
-        memory_gib: 80.0,
+        // Driver-reported total, nvidia-smi: NVIDIA/mig-parted#31 `NVIDIA A100-SXM4-80GB ... 87MiB / 81920MiB`.
+        memory_mib: 81920.0,
         bf16_dense_tflops: tf(312.0),
         fp8_dense_tflops: None,
         shapes: &[NodeShape { name: "HGX 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
@@ -197,7 +207,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "A100 SXM4 40GB",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA A100-SXM4-40GB"],
-        memory_gib: 40.0,
+        // Driver-reported total, nvidia-smi, ECC on: `NVIDIA A100-SXM4-40GB ... 1MiB / 40960MiB` (Slusheeking/nextgen docs/SYSTEM_HARDWARE.md).
+        memory_mib: 40960.0,
         bf16_dense_tflops: tf(312.0),
         fp8_dense_tflops: None,
         shapes: &[NodeShape { name: "HGX 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
@@ -214,7 +225,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "L40S",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA L40S"],
-        memory_gib: 48.0,
+        // Driver-reported total, nvidia-smi, ECC on: akash-network/provider-configs#99 `NVIDIA L40S, 595.71.05, 46068 MiB`.
+        memory_mib: 46068.0,
         bf16_dense_tflops: tf(362.05),
         fp8_dense_tflops: Some(tf(733.0)),
         shapes: &[],
@@ -231,7 +243,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "L40",
         vendor: Vendor::Nvidia,
         reported_names: &[],
-        memory_gib: 48.0,
+        // Driver-reported total, nvidia-smi, ECC on (49140 MiB off): `... 5MiB / 46068MiB` (index id 15020386292).
+        memory_mib: 46068.0,
         bf16_dense_tflops: tf(181.05),
         fp8_dense_tflops: Some(tf(362.0)),
         shapes: &[],
@@ -248,7 +261,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "L4",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA L4"],
-        memory_gib: 24.0,
+        // Driver-reported total, nvidia-smi, ECC on: `NVIDIA L4 ... 0MiB / 23034MiB` (index id 1501022455); modal-labs/modal-client#2797.
+        memory_mib: 23034.0,
         bf16_dense_tflops: tf(121.0),
         fp8_dense_tflops: Some(tf(242.5)),
         shapes: &[],
@@ -266,7 +280,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "H100 PCIe",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA H100 PCIe"],
-        memory_gib: 80.0,
+        // Driver-reported total, nvidia-smi, ECC on: Beomi/BitNet-Transformers README `NVIDIA H100 PCIe ... 49010MiB / 81559MiB`.
+        memory_mib: 81559.0,
         bf16_dense_tflops: tf(756.0),
         fp8_dense_tflops: Some(tf(1513.0)),
         shapes: &[],
@@ -283,7 +298,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "H100 NVL",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA H100 NVL"],
-        memory_gib: 94.0,
+        // Driver-reported total, nvidia-smi: `NVIDIA H100 NVL ... 1MiB / 95830MiB` (index id 14249706504).
+        memory_mib: 95830.0,
         bf16_dense_tflops: tf(835.0),
         fp8_dense_tflops: None,
         shapes: &[],
@@ -300,7 +316,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "GH200 144GB HBM3e",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA GH200 144G HBM3e"],
-        memory_gib: 144.0,
+        // Driver-reported total, nvidia-smi: `NVIDIA GH200 144G HBM3e, 580.173.02, 146831 MiB` (index id 57699609541).
+        memory_mib: 146831.0,
         bf16_dense_tflops: tf(989.0),
         fp8_dense_tflops: Some(tf(1979.0)),
         shapes: &[NodeShape { name: "GH200 NVL2", gpus_per_node: 2, nvlink_domain_gpus: 2 }],
@@ -317,7 +334,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "GH200 96GB HBM3",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA GH200 480GB", "NVIDIA GH200 120GB"],
-        memory_gib: 96.0,
+        // Driver-reported total, nvidia-smi: hu-po/warp-ik docs/specs/arm-gh200.md `NVIDIA GH200 480GB ... 1MiB / 97871MiB`.
+        memory_mib: 97871.0,
         bf16_dense_tflops: tf(989.0),
         fp8_dense_tflops: Some(tf(1979.0)),
         shapes: &[NodeShape { name: "GH200 NVL2", gpus_per_node: 2, nvlink_domain_gpus: 2 }],
@@ -334,7 +352,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "H200",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA H200", "NVIDIA H200 NVL"],
-        memory_gib: 141.0,
+        // Driver-reported total, nvidia-smi: sgl-project/sglang#3196 `NVIDIA H200 ... 124585MiB / 143771MiB`.
+        memory_mib: 143771.0,
         bf16_dense_tflops: tf(989.0),
         fp8_dense_tflops: Some(tf(1978.9)),
         shapes: &[NodeShape { name: "HGX 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
@@ -351,7 +370,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "H100 SXM5 80GB",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA H100 80GB HBM3"],
-        memory_gib: 80.0,
+        // Driver-reported total, nvidia-smi: NVIDIA/nccl#1264 `NVIDIA H100 80GB HBM3 ... 0MiB / 81559MiB`.
+        memory_mib: 81559.0,
         bf16_dense_tflops: tf(989.0),
         fp8_dense_tflops: Some(tf(1979.0)),
         shapes: &[NodeShape { name: "HGX 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
@@ -368,7 +388,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "H20",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA H20", "NVIDIA H20-3e"],
-        memory_gib: 96.0,
+        // Driver-reported total, nvidia-smi: `NVIDIA H20 ... 3MiB / 97871MiB` (index id 69782509629); the 141 GB H20-3e is another part.
+        memory_mib: 97871.0,
         bf16_dense_tflops: tf(148.0),
         fp8_dense_tflops: Some(tf(296.0)),
         shapes: &[NodeShape { name: "HGX H20 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
@@ -385,7 +406,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "H800 SXM",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA H800"],
-        memory_gib: 80.0,
+        // Driver-reported total, nvidia-smi: `NVIDIA H800 ... 1MiB / 81559MiB` (index id 40223502532).
+        memory_mib: 81559.0,
         bf16_dense_tflops: tf(989.5),
         fp8_dense_tflops: Some(tf(1979.0)),
         shapes: &[NodeShape { name: "HGX H800 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
@@ -402,7 +424,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "A800 PCIe 80GB",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA A800 80GB PCIe"],
-        memory_gib: 80.0,
+        // Driver-reported total, nvidia-smi: `NVIDIA A800 80GB PCIe ... 7MiB / 81920MiB` (index id 17125984962).
+        memory_mib: 81920.0,
         bf16_dense_tflops: tf(312.0),
         fp8_dense_tflops: None,
         shapes: &[],
@@ -419,7 +442,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "A800 SXM4 80GB",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA A800-SXM4-80GB"],
-        memory_gib: 80.0,
+        // Driver-reported total, nvidia-smi: dexmal/dexbotic#41 `NVIDIA A800-SXM4-80GB ... 34447MiB / 81920MiB`.
+        memory_mib: 81920.0,
         bf16_dense_tflops: tf(312.0),
         fp8_dense_tflops: None,
         shapes: &[],
@@ -440,7 +464,8 @@ pub static GPUS: &[GpuSpec] = &[
             "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
             "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition",
         ],
-        memory_gib: 96.0,
+        // Driver-reported total, nvidia-smi, ECC on or off: `NVIDIA RTX PRO 6000 Blac... 4MiB / 97887MiB` (index id 60698112702).
+        memory_mib: 97887.0,
         bf16_dense_tflops: tf(500.0),
         fp8_dense_tflops: Some(tf(1000.0)),
         shapes: &[NodeShape { name: "8-card PCIe server", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
@@ -457,7 +482,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "RTX 6000 Ada",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA RTX 6000 Ada Generation"],
-        memory_gib: 48.0,
+        // Driver-reported total, nvidia-smi, ECC off (its usual state; 46068 MiB on): `NVIDIA RTX 6000 Ada Gene... 2MiB / 49140MiB` (index id 70288770903).
+        memory_mib: 49140.0,
         bf16_dense_tflops: tf(364.25),
         fp8_dense_tflops: Some(tf(728.5)),
         shapes: &[],
@@ -474,7 +500,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "RTX A6000",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA RTX A6000"],
-        memory_gib: 48.0,
+        // Driver-reported total, nvidia-smi, ECC off: `NVIDIA RTX A6000 ... 2MiB / 49140MiB` (index id 69528102088).
+        memory_mib: 49140.0,
         bf16_dense_tflops: tf(154.8),
         fp8_dense_tflops: None,
         shapes: &[NodeShape { name: "NVLink-bridged pair", gpus_per_node: 2, nvlink_domain_gpus: 2 }],
@@ -491,7 +518,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "GeForce RTX 3090",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA GeForce RTX 3090"],
-        memory_gib: 24.0,
+        // Driver-reported total, nvidia-smi: noonghunna/club-3090#1128 `NVIDIA GeForce RTX 3090 ... 22598MiB / 24576MiB`.
+        memory_mib: 24576.0,
         bf16_dense_tflops: tf(71.0),
         fp8_dense_tflops: None,
         shapes: &[NodeShape { name: "NVLink-bridged pair", gpus_per_node: 2, nvlink_domain_gpus: 2 }],
@@ -508,7 +536,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "GB200 (NVL72)",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA GB200"],
-        memory_gib: 186.0,
+        // Driver-reported total, nvidia-smi: `NVIDIA GB200 ... 0MiB / 189471MiB` (index id 58750094259).
+        memory_mib: 189471.0,
         bf16_dense_tflops: tf(2500.0),
         fp8_dense_tflops: Some(tf(5000.0)),
         shapes: &[
@@ -528,7 +557,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "GB300 (NVL72)",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA GB300"],
-        memory_gib: 279.0,
+        // Driver-reported total, nvidia-smi: `NVIDIA GB300 ... 0MiB / 284208MiB` (index id 66256874927).
+        memory_mib: 284208.0,
         bf16_dense_tflops: tf(2500.0),
         fp8_dense_tflops: Some(tf(5000.0)),
         shapes: &[NodeShape { name: "NVL72 compute tray", gpus_per_node: 4, nvlink_domain_gpus: 72 }],
@@ -545,7 +575,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "B300 SXM6",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA B300 SXM6 AC"],
-        memory_gib: 270.0,
+        // Driver-reported total, nvidia-smi: `NVIDIA B300 SXM6 AC ... 0MiB / 275040MiB` (index id 62548362303).
+        memory_mib: 275040.0,
         bf16_dense_tflops: tf(2250.0),
         fp8_dense_tflops: Some(tf(4500.0)),
         shapes: &[NodeShape { name: "HGX B300 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
@@ -562,7 +593,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "B200",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA B200"],
-        memory_gib: 180.0,
+        // Driver-reported total, nvidia-smi: NVIDIA/TensorRT-LLM#10278 `NVIDIA B200 ... 166593MiB / 183359MiB`.
+        memory_mib: 183359.0,
         bf16_dense_tflops: tf(2250.0),
         fp8_dense_tflops: Some(tf(4500.0)),
         shapes: &[NodeShape { name: "HGX 8-GPU", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
@@ -579,7 +611,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "GeForce RTX 5090",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA GeForce RTX 5090"],
-        memory_gib: 32.0,
+        // Driver-reported total, nvidia-smi: noonghunna/club-3090#1107 `NVIDIA GeForce RTX 5090 ... 29428MiB / 32607MiB`.
+        memory_mib: 32607.0,
         bf16_dense_tflops: tf(209.5),
         fp8_dense_tflops: Some(tf(419.0)),
         shapes: &[],
@@ -596,7 +629,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "GeForce RTX 4090",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA GeForce RTX 4090"],
-        memory_gib: 24.0,
+        // Driver-reported total, nvidia-smi: RLinf/RLinf#255 `NVIDIA GeForce RTX 4090 ... 507MiB / 24564MiB`.
+        memory_mib: 24564.0,
         bf16_dense_tflops: tf(165.2),
         fp8_dense_tflops: None,
         shapes: &[],
@@ -613,7 +647,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "A10",
         vendor: Vendor::Nvidia,
         reported_names: &["NVIDIA A10"],
-        memory_gib: 24.0,
+        // Driver-reported total, NVML: mayooot/detect-gpu#3 `"name":"NVIDIA A10","memoryInfo":{"Total":24146608128`.
+        memory_mib: 23028.0,
         bf16_dense_tflops: tf(125.0),
         fp8_dense_tflops: None,
         shapes: &[],
@@ -630,7 +665,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "Instinct MI350X",
         vendor: Vendor::Amd,
         reported_names: &["AMD Instinct MI350X"],
-        memory_gib: 288.0,
+        // Driver-reported total, a test fixture's `r["vram"] == 294896 * 1024 * 1024` for device 0x75a0 (index id 56503102581; no rocm-smi output found), as the MI355X's.
+        memory_mib: 294896.0,
         bf16_dense_tflops: tf(2307.2),
         fp8_dense_tflops: Some(tf(4614.4)),
         shapes: &[NodeShape { name: "8x OAM", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
@@ -647,7 +683,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "Instinct MI355X",
         vendor: Vendor::Amd,
         reported_names: &["AMD Instinct MI355X"],
-        memory_gib: 288.0,
+        // Driver-reported total, amd-smi in ROCm's JAX install doc (rocm-install-on-linux@04c1549f) `AMD Instinct MI355X ... 283/294896 MB` (amd-smi's MB are MiB).
+        memory_mib: 294896.0,
         bf16_dense_tflops: tf(2516.6),
         fp8_dense_tflops: Some(tf(5033.2)),
         shapes: &[NodeShape { name: "8x OAM", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
@@ -664,7 +701,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "Instinct MI325X",
         vendor: Vendor::Amd,
         reported_names: &["AMD Instinct MI325X"],
-        memory_gib: 256.0,
+        // Driver-reported total, amd-smi in ROCm 7.0.1's JAX install doc `AMD Instinct MI325X ... 283/262128 MB` (MiB).
+        memory_mib: 262128.0,
         bf16_dense_tflops: tf(1307.4),
         fp8_dense_tflops: Some(tf(2614.9)),
         shapes: &[NodeShape { name: "8x OAM", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
@@ -681,7 +719,8 @@ pub static GPUS: &[GpuSpec] = &[
         name: "Instinct MI300X",
         vendor: Vendor::Amd,
         reported_names: &["AMD Instinct MI300X", "AMD Instinct MI300X OAM"],
-        memory_gib: 192.0,
+        // Driver-reported total, rocm-smi: ROCm/legacy-rocm-build#4750 `VRAM Total Memory (B): 206141652992` (196592 MiB).
+        memory_mib: 196592.0,
         bf16_dense_tflops: tf(1307.4),
         fp8_dense_tflops: Some(tf(2614.9)),
         shapes: &[NodeShape { name: "8x OAM", gpus_per_node: 8, nvlink_domain_gpus: 8 }],
@@ -920,7 +959,8 @@ pub static GENERIC_GPU: GpuSpec = GpuSpec {
     name: "Unknown GPU (generic PCIe Gen4 defaults)",
     vendor: Vendor::Unknown,
     reported_names: &[],
-    memory_gib: 24.0,
+    // Driver-reported total, a 24 GiB card, as a guess for an unknown GPU.
+    memory_mib: 24576.0,
     bf16_dense_tflops: tf(100.0),
     fp8_dense_tflops: None,
     shapes: &[],

@@ -109,8 +109,10 @@ pub struct GpuSpec {
     pub vendor: Vendor,
     /// The names NVML (`nvidia-smi --query-gpu=name`) or `rocm-smi` report for this model.
     pub reported_names: &'static [&'static str],
-    /// Memory per GPU in GiB, as the board is sold (an "80GB" H100 has 80 GiB of HBM).
-    pub memory_gib: f64,
+    /// Memory per GPU in MiB as the driver reports it (`nvidia-smi --query-gpu=memory.total`, rocm-smi's VRAM
+    /// total), what a job can allocate at most: an "80GB" H100 reports 81559 MiB (79.6 GiB), a "48GB" L40S 46068
+    /// MiB with ECC on, as clouds ship it. CUDA's own context takes a few hundred MiB more (not counted).
+    pub memory_mib: f64,
     /// Peak dense (no sparsity) BF16 tensor throughput; for parts without BF16 (V100, P40) the closest
     /// training precision, as the source says.
     pub bf16_dense_tflops: TflopPerSec,
@@ -186,9 +188,14 @@ impl GpuSpec {
         }
     }
 
-    /// Memory per GPU.
+    /// Memory per GPU, as the driver reports it.
     pub fn memory(&self) -> Bytes {
-        Bytes::gib(self.memory_gib)
+        Bytes::mib(self.memory_mib)
+    }
+
+    /// Memory per GPU in GiB, as the page and the CLI show it.
+    pub fn memory_gib(&self) -> f64 {
+        self.memory_mib / 1024.0
     }
 
     /// Whether the GPU shares a module with an Arm Grace CPU (GH200, GB200, GB300: NVIDIA's superchip
@@ -468,7 +475,7 @@ mod tests {
     #[test]
     fn every_entry_is_sane() {
         for g in GPUS {
-            assert!(g.memory_gib > 0.0 && g.bf16_dense_tflops.get() > 0.0, "{}", g.key);
+            assert!(g.memory_mib > 0.0 && g.bf16_dense_tflops.get() > 0.0, "{}", g.key);
             assert!(g.ring_busbw <= g.allreduce_busbw, "{}", g.key);
             assert!(!g.source().starts_with("generic") && !g.patterns.is_empty(), "{}", g.key);
             assert_eq!(lookup(g.key).spec().key, g.key, "key of {} resolves to itself", g.key);

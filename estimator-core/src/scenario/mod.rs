@@ -93,7 +93,7 @@ impl Scenario {
                 "unknown GPU '{}': no catalog name or fragment matches it, so it falls back to the 'generic' entry \
                  ({} GiB, {} TFLOP/s BF16, PCIe Gen4); pick a catalog GPU for real figures",
                 input.gpu,
-                crate::human::num(gpu.memory_gib, 1),
+                crate::human::num(gpu.memory_gib(), 1),
                 crate::human::num(gpu.bf16_dense_tflops.get(), 1)
             )),
             Lookup::Matched(g) => warnings.push(format!(
