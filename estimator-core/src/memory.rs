@@ -63,7 +63,11 @@ pub enum ActivationSource {
     Given,
     /// The named model's shape, micro-batch and layout.
     Shape,
-    /// Not counted: a bare parameter count and no figure given.
+    /// A bare parameter count: the generic dense shape of that size ([`crate::shape::generic`]: GPT-3's depth to
+    /// width), with the micro-batch and layout.
+    Generic,
+    /// Not counted (no longer produced: a bare parameter count gets the generic shape's; kept for readers of
+    /// older JSON).
     None,
 }
 
@@ -73,7 +77,8 @@ pub struct MemoryFit {
     /// Model states per GPU in this scenario (16 bytes/param under DDP, less as ZeRO shards them and as tensor,
     /// pipeline and expert parallelism split the model).
     pub model_state_bytes_per_gpu: Bytes,
-    /// Activations per GPU: as given, from the model's shape, or 0 (see `activations_from`).
+    /// Activations per GPU: as given, or from the model's shape (the generic shape of its size for a bare
+    /// parameter count; see `activations_from`).
     pub activation_bytes_per_gpu: Bytes,
     /// Where the activation figure comes from.
     pub activations_from: ActivationSource,
@@ -138,7 +143,9 @@ pub fn memory_fit(s: &Scenario) -> MemoryFit {
     } else if s.input().model.is_some() {
         (shape_activation_bytes(s), ActivationSource::Shape)
     } else {
-        (0.0, ActivationSource::None)
+        // A parameter count alone still trains a transformer of that size: its activations count too (an L40S
+        // "fit" a 7B job at 35.9 GiB of states where an 8B shape needs 60 GiB with its activations).
+        (shape_activation_bytes(s), ActivationSource::Generic)
     };
     let mem = s.gpu().memory().get();
     let sync = s.input().sync;
@@ -219,7 +226,10 @@ mod tests {
     fn zero3_shards_over_every_gpu() {
         let m = fit(|i| i.sync = SyncStrategy::Zero3);
         assert_eq!(m.model_state_bytes_per_gpu.get(), 112e9 / 16.0);
-        assert_eq!(m.one_node_bytes_per_gpu.get(), 112e9 / 8.0);
+        // The need on one node is its states and the same activations (a bare count's generic shape).
+        assert_eq!(m.activations_from, ActivationSource::Generic);
+        assert!(m.activation_bytes_per_gpu.get() > 0.0);
+        assert_eq!(m.one_node_bytes_per_gpu.get() - m.activation_bytes_per_gpu.get(), 112e9 / 8.0);
     }
 
     #[test]

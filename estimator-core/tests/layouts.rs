@@ -182,9 +182,12 @@ fn a_named_model_counts_its_activations_and_checkpointing_shrinks_them() {
     assert!(ckpt.memory.activation_bytes_per_gpu.get() * 10.0 < plain.memory.activation_bytes_per_gpu.get());
     // Recomputation costs a forward pass: 8 instead of 6 FLOPs per parameter per token.
     assert!(close(ckpt.step.compute_s.as_secs() / plain.step.compute_s.as_secs(), 8.0 / 6.0));
-    // A bare parameter count keeps its old meaning: activations are not counted.
+    // A bare parameter count is a dense transformer of that size: the generic shape's activations count (issue
+    // 39: an L40S "fit" a 7B job on its states alone), within a fifth of the published 70B shape's.
     let bare = estimate(&scenario(|i| i.params = 70e9));
-    assert_eq!(bare.memory.activation_bytes_per_gpu.get(), 0.0);
+    assert_eq!(bare.memory.activations_from, estimator_core::memory::ActivationSource::Generic);
+    let ratio = bare.memory.activation_bytes_per_gpu.get() / plain.memory.activation_bytes_per_gpu.get();
+    assert!((0.8..1.25).contains(&ratio), "{ratio}");
 }
 
 #[test]
@@ -348,4 +351,26 @@ fn gpudirect_rdma_off_says_why_it_changes_nothing_on_slow_adapters() {
     let fast = with(false, 400.0);
     assert!(fast.step.step_s > with(true, 400.0).step.step_s, "at 400 Gb/s the staging costs");
     assert!(!fast.notes.iter().any(|n| n.contains("next to nothing")), "{:?}", fast.notes);
+}
+
+#[test]
+fn an_l40s_holds_what_its_driver_reports_and_a_7b_jobs_activations() {
+    // Issue 39: a 7B job "fit" an L40S at 35.9 of "48.0 GiB": its states alone, against the card's 48 GB read as
+    // GiB. The driver reports 46068 MiB (ECC on), and a 7B transformer's activations count.
+    let e = estimate(&scenario(|i| {
+        i.gpu = "l40s".into();
+        i.sync = SyncStrategy::Zero1;
+    }));
+    assert_eq!(e.memory.gpu_memory_bytes.get(), 46068.0 * 1024.0 * 1024.0);
+    assert!(e.memory.activation_bytes_per_gpu.get() > 10e9, "{:?}", e.memory);
+    assert!(!e.memory.fits, "{:?}", e.memory);
+    // The named 8B shape and the generic 7B one need about as much.
+    let named = estimate(&scenario(|i| {
+        i.gpu = "l40s".into();
+        i.sync = SyncStrategy::Zero1;
+        i.model = Some("llama-3.1-8b".into());
+        i.params = 8.03e9;
+    }));
+    let ratio = named.memory.activation_bytes_per_gpu.get() / e.memory.activation_bytes_per_gpu.get();
+    assert!((0.8..1.25).contains(&ratio), "{ratio}");
 }

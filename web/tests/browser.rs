@@ -1177,6 +1177,16 @@ async fn a_bound_is_below_what_it_bounds() {
     root.remove();
 }
 
+/// Issue 39, item 5: a bare model size counts a transformer's activations, against the memory the driver reports.
+async fn memory_counts_activations_against_the_drivers_total() {
+    let (_h, root) = mount("v=3&a.gpu=l40s");
+    leptos::task::tick().await;
+    let nofit = text("a-nofit");
+    assert!(nofit.contains("the L40S has 45.0 GiB"), "46068 MiB as nvidia-smi reports it: {nofit}");
+    assert!(text("verdict").starts_with("A does not fit"), "{}", text("verdict"));
+    root.remove();
+}
+
 /// Issue 39, item 3: the verdict compares steps of equal jobs only, and says first what does not fit.
 async fn the_verdict_compares_equal_jobs_only() {
     let (_h, root) = mount("");
@@ -1246,6 +1256,7 @@ async fn the_mounted_page() {
     a_bound_is_below_what_it_bounds().await;
     the_verdict_compares_equal_jobs_only().await;
     half_typed_values_never_become_the_answer().await;
+    memory_counts_activations_against_the_drivers_total().await;
 }
 
 /// Issue 39, item 2: "Check a run" converts tokens per second with the scenario's tokens per step, and asks about

@@ -80,10 +80,9 @@ pub fn choose_sync(input: &ScenarioInput) -> Result<(Scenario, LayoutChoice), Sc
             }
         })
         .collect();
-    // A bare parameter count has no shape to size the activations from: the fit is of the model states.
-    let states_only = if memory_fit(&s).activations_from == crate::memory::ActivationSource::None {
-        " of model states (activations are not counted for a bare parameter count: give --model or \
-         --activation-bytes-per-gpu)"
+    // A bare parameter count sizes its activations from the generic shape of that size: said, with how to do better.
+    let states_only = if memory_fit(&s).activations_from == crate::memory::ActivationSource::Generic {
+        " with a generic dense shape's activations (give --model or --activation-bytes-per-gpu for your own)"
     } else {
         ""
     };

@@ -2,6 +2,7 @@
 //! the way.
 
 mod choice;
+mod fit;
 mod layout;
 
 use serde::Serialize;
@@ -63,8 +64,8 @@ pub struct Recommendation {
     pub reasons: Vec<String>,
     /// Exposed communication allowed as a share of the step.
     pub target_exposed_share: f64,
-    /// The fewest nodes that hold the model states (with ZeRO-3/FSDP if DDP cannot fit); `None` when nothing
-    /// fits.
+    /// The fewest nodes that hold the model states (with ZeRO-3/FSDP if DDP cannot fit; where the activations
+    /// of the layout as given fit no number of GPUs, in the layout the headline names); `None` when nothing fits.
     pub min_nodes: Option<u32>,
     /// The smallest ladder fabric meeting the target at `nodes` (the scenario's, or `min_nodes` if larger);
     /// `None` on one node, or when even the top of the ladder misses the target.
@@ -150,7 +151,15 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
     let gpn = s.gpus_per_node();
     let cap = gib(mem.gpu_memory_bytes);
     let mut reasons = Vec::new();
-    let min_nodes = mem.min_gpus_zero3.map(|g| u32::try_from(g.div_ceil(u64::from(gpn))).unwrap_or(u32::MAX).max(1));
+    // As laid out, or, where no number of GPUs holds the activations, in the layout that fits (`fit.rs`; searched
+    // with the reasons only: the page's first load says where to look).
+    let fit = if EXPLAIN && mem.min_gpus_zero3.is_none() { fit::fitting_layout(s) } else { None };
+    let min_gpus = mem.min_gpus_zero3.or(fit.map(|f| f.1));
+    let min_nodes = min_gpus.map(|g| u32::try_from(g.div_ceil(u64::from(gpn))).unwrap_or(u32::MAX).max(1));
+    let fit_layout = |l: &crate::layout::Layout| {
+        let ckpt = if l.activation_checkpointing { " and activation checkpointing" } else { "" };
+        format!("{}{ckpt}", l.describe())
+    };
 
     let kind = if mem.fits_one_node {
         if EXPLAIN {
@@ -205,9 +214,19 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
         RecommendationKind::MultiNode
     } else {
         if EXPLAIN {
+            let then = match (&fit, min_nodes) {
+                (Some((l, g)), Some(n)) => format!(
+                    "with {} it fits on {g} GPUs, {}",
+                    fit_layout(l),
+                    crate::human::plural(u64::from(n), "node")
+                ),
+                _ => "neither tensor and pipeline parallelism nor activation checkpointing brings them in: reduce \
+                      the micro-batch or the sequence length"
+                    .to_string(),
+            };
             reasons.push(format!(
-                "The activations alone ({} per GPU) exceed the {cap} each {} has: no number of nodes fits; reduce the \
-             micro-batch or use activation checkpointing.",
+                "The activations alone ({} per GPU) exceed the {cap} each {} has: as laid out no number of nodes \
+                 fits; {then}.",
                 gib(mem.activation_bytes_per_gpu),
                 gpu.name
             ))
@@ -217,8 +236,15 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
 
     let mut one_node_step_s = None;
     let mut headline = match (kind, min_nodes) {
-        (RecommendationKind::MultiNode, Some(n)) => format!("Needs several nodes: at least {n}"),
-        (RecommendationKind::MultiNode, None) => "Does not fit on any number of nodes".to_string(),
+        (RecommendationKind::MultiNode, Some(n)) => match &fit {
+            Some((l, _)) => format!("Needs several nodes: at least {n}, with {}", fit_layout(l)),
+            None => format!("Needs several nodes: at least {n}"),
+        },
+        (RecommendationKind::MultiNode, None) if EXPLAIN => "Does not fit on any number of nodes".to_string(),
+        (RecommendationKind::MultiNode, None) => {
+            "Does not fit as laid out: the activations exceed a GPU's memory (the reasons say which layout fits)"
+                .to_string()
+        }
         (RecommendationKind::SingleNode, _) => "One node is enough".to_string(),
         (RecommendationKind::SingleDomain, _) => "Fits in one NVLink domain: no RDMA fabric needed".to_string(),
     };
@@ -465,6 +491,43 @@ mod tests {
         change(&mut i);
         let s = Scenario::new(i).expect("valid");
         recommend(&s, &estimate_step(&s))
+    }
+
+    #[test]
+    fn a_job_whose_activations_fit_no_gpu_is_told_the_layout_that_fits() {
+        // Issue 39: 405B at 8,192-token sequences with no tensor parallelism, pipeline or recomputation: its
+        // activations alone exceed an 80 GiB H100, whatever the number of nodes.
+        let mut i = ScenarioInput {
+            params: 405e9,
+            sync: SyncStrategy::Zero3,
+            nodes: 16,
+            seq_len: 8192,
+            compute: ComputeInput::Tokens { tokens_per_step: 16e6, mfu: 0.4 },
+            ..ScenarioInput::default()
+        };
+        let s = Scenario::new(i.clone()).expect("valid");
+        let (step, mem) = (estimate_step(&s), memory_fit(&s));
+        assert!(mem.min_gpus_zero3.is_none());
+        let full = recommend_with(&s, &step, &mem);
+        assert!(full.headline.starts_with("Needs several nodes: at least"), "{}", full.headline);
+        let (l, _) = fit::fitting_layout(&s).expect("a layout fits");
+        assert!(full.headline.ends_with(&format!("with {}", l.describe())) || l.activation_checkpointing);
+        assert!(full.min_nodes.is_some_and(|n| n > 1), "{:?}", full.min_nodes);
+        assert!(
+            full.reasons.iter().any(|r| r.contains("as laid out no number of nodes fits; with")),
+            "{:?}",
+            full.reasons
+        );
+        // The first load's brief answer says where to look rather than search.
+        let brief = recommend_brief(&s, &step, &mem);
+        assert!(brief.headline.starts_with("Does not fit as laid out"), "{}", brief.headline);
+        // With the layout it names, the job fits on that many nodes.
+        i.tp = i64::from(l.tp);
+        i.pp = i64::from(l.pp);
+        i.activation_checkpointing = l.activation_checkpointing;
+        i.nodes = i64::from(full.min_nodes.unwrap_or(1));
+        let fitted = Scenario::new(i).expect("valid");
+        assert!(memory_fit(&fitted).fits, "{}", full.headline);
     }
 
     #[test]

@@ -187,9 +187,10 @@ pub fn render(r: &Report) -> String {
     out
 }
 
-/// The largest of a few model sizes whose states fit two of this node in some layout (`choose_sync`), for the
-/// command the report suggests: 70B on two 8 x 80 GB nodes, 13B on two nodes of one 141 GB GPU. 7B when none
-/// fits or the node has no GPU the model knows.
+/// The largest of a few model sizes that fit two of this node in some layout (`choose_sync`: states and a generic
+/// shape's activations), for the command the report suggests: 13B on two 8 x 80 GB nodes (70B's activations need
+/// tensor parallelism or recomputation) and on two nodes of one 141 GB GPU. 7B when none fits or the node has no
+/// GPU the model knows.
 fn hint_params(r: &Report) -> &'static str {
     const SIZES: [(&str, f64); 4] = [("70B", 70e9), ("13B", 13e9), ("7B", 7e9), ("1B", 1e9)];
     if r.summary.gpus == 0 {
