@@ -96,6 +96,13 @@ fn assemble<const EXPLAIN: bool>(s: &Scenario) -> Estimate {
         )
     });
     notes.extend(below_lower_bound.clone());
+    if let Some(m) = s.input().measured_busbw_gbs.filter(|_| step.traffic.iter().any(|t| t.at_line_rate)) {
+        notes.push(format!(
+            "The measured bus bandwidth ({} GB/s) is more than the adapters carry here: the communication is held \
+             at their line rate.",
+            crate::human::num(m, 3)
+        ));
+    }
     let i = s.input();
     if EXPLAIN && s.nodes() > 1 && i.fabric.is_rdma() && !i.gdr {
         // Without GPUDirect RDMA each adapter is capped by the host staging ([`crate::fabric::no_gdr_adapter_cap`]);

@@ -147,6 +147,10 @@ pub struct Traffic {
     /// Whether one call's latency is more than its transfer: more calls would cost more whatever the bytes.
     #[serde(skip)]
     pub latency_bound: bool,
+    /// Whether the row was held at its floor: its bytes through the node's adapters at their line rate, which a
+    /// measured bus bandwidth above what they carry would have passed.
+    #[serde(skip)]
+    pub at_line_rate: bool,
 }
 
 impl Traffic {
@@ -266,7 +270,21 @@ impl Builder<'_> {
             }
             _ => network,
         };
-        let time = times * (call.time_us() * (calls - 1.0) + last_call.time_us());
+        let floor = floor.min(network);
+        // The bytes cannot cross the node's adapters faster than their line rate: a measured bus bandwidth above
+        // what they carry would take a call below its share of the floor, so it is held there (each call on its
+        // own, so that a faster measurement never lengthens the step).
+        let node = self.s.link().to_gbyte_per_s().scale(f64::from(self.s.adapters_per_node()));
+        let floor_us = if node.get() > 0.0 && total_bytes > 0.0 {
+            node.transfer_time(Bytes::new(floor * f64::from(self.s.gpus_per_node()))).as_secs() * 1e6
+        } else {
+            0.0
+        };
+        let last_bytes = last.filter(|b| *b > 0.0 && *b < bytes).unwrap_or(bytes);
+        let per_byte = if total_bytes > 0.0 { floor_us / total_bytes } else { 0.0 };
+        let (call_us, last_us) = (call.time_us().max(per_byte * bytes), last_call.time_us().max(per_byte * last_bytes));
+        let at_line_rate = call_us > call.time_us() || last_us > last_call.time_us();
+        let time = times * (call_us * (calls - 1.0) + last_us);
         self.rows.push(Traffic {
             kind,
             op,
@@ -275,15 +293,16 @@ impl Builder<'_> {
             calls: (calls * times) as u64,
             bytes_per_gpu: Bytes::new(sent),
             network_bytes_per_gpu: Bytes::new(network),
-            network_floor_bytes_per_gpu: Bytes::new(floor.min(network)),
+            network_floor_bytes_per_gpu: Bytes::new(floor),
             message_bytes: Bytes::new(bytes),
             time_s: Seconds::from_micros(time),
             exposed_s: Seconds::ZERO,
             algorithm: call.algorithm,
             protocol: call.protocol,
-            call_s: Seconds::from_micros(call.time_us()),
-            last_call_s: Seconds::from_micros(last_call.time_us()),
+            call_s: Seconds::from_micros(call_us),
+            last_call_s: Seconds::from_micros(last_us),
             latency_bound: call.latency_us > call.transfer_us,
+            at_line_rate,
         });
     }
 

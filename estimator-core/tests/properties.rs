@@ -344,3 +344,16 @@ proptest! {
         prop_assert!(not_longer(time_us(&faster, op, b), time_us(&i, op, b)));
     }
 }
+
+proptest! {
+    #[test]
+    fn a_measured_bus_bandwidth_never_takes_the_communication_below_its_bound(
+        i in scenario(), busbw in 0.1..5000.0f64,
+    ) {
+        let i = ScenarioInput { measured_busbw_gbs: Some(busbw), ..i };
+        let Ok(s) = Scenario::new(i) else { return Ok(()) };
+        let e = estimate_step(&s);
+        prop_assert!(e.lower_bound_s.as_secs() <= e.comm_s.as_secs() * (1.0 + 1e-9), "{} > {}", e.lower_bound_s, e.comm_s);
+        prop_assert!(e.lower_bound_s.as_secs() <= e.step_s.as_secs() * (1.0 + 1e-9), "{} > {}", e.lower_bound_s, e.step_s);
+    }
+}
