@@ -276,10 +276,12 @@ pub fn resolve(
             format!("{what} = {expert_block} must divide a pipeline stage's {stage} GPUs (tensor x data parallel)"),
         ));
     }
-    if tp > gpn {
+    // Inside an NVLink domain of whole nodes (NVL72) tensor parallelism across trays stays on NVLink.
+    let domain = input.nvlink_domain_gpus.and_then(|d| u32::try_from(d).ok()).unwrap_or(gpn).max(gpn);
+    if tp > domain {
         warnings.push(format!(
             "tensor parallel degree {tp} spans nodes of {gpn} GPUs: its all-reduces cross the network in every \
-             layer; keep it at most {gpn}"
+             layer; keep it at most {domain}"
         ));
     }
     let shard_group = match input.sync {
@@ -338,8 +340,7 @@ pub fn resolve(
         if tokens_per_step < least {
             warnings.push(format!(
                 "{} tokens per step are fewer than one micro-batch ({micro_batch_size} x {seq_len} tokens) for each \
-                 of the {dp} data-parallel ranks: the compute counts them, yet no step runs on them; raise the \
-                 tokens per step or shorten the sequences",
+                 of the {dp} data-parallel ranks: raise them or shorten the sequences",
                 crate::human::count(tokens_per_step),
             ));
         }

@@ -70,9 +70,12 @@ fn a_job_over_two_racks_sends_only_the_inter_domain_share() {
 #[test]
 fn tensor_parallelism_across_trays_stays_on_nvlink_inside_the_domain() {
     let s = trays(16, Some(72), |i| i.tp = 16);
+    // Issue 39: no warning that it crosses the network when it does not.
+    assert!(!s.warnings().iter().any(|w| w.contains("cross the network")), "{:?}", s.warnings());
     let tp = estimate(&s).step.traffic.into_iter().find(|t| t.kind == Kind::TpAllReduce).expect("TP");
     assert_eq!((tp.tier, tp.network_bytes_per_gpu.get()), (Tier::NvlinkDomain, 0.0));
     let flat = trays(16, None, |i| i.tp = 16);
+    assert!(flat.warnings().iter().any(|w| w.contains("cross the network")), "{:?}", flat.warnings());
     let tp = estimate(&flat).step.traffic.into_iter().find(|t| t.kind == Kind::TpAllReduce).expect("TP");
     assert_eq!(tp.tier, Tier::Network);
 }
