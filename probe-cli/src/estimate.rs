@@ -485,13 +485,24 @@ fn compare_text(a: &Scenario, b: &Scenario, c: &Comparison) -> String {
     for (k, x, y) in rows {
         let _ = writeln!(t, "  {k:<24} {:>26} {:>26}", human::secs(x), human::secs(y));
     }
-    let _ = writeln!(
-        t,
-        "  B takes {}x A's step time ({}{} per step).",
-        human::num(c.step_ratio_b_over_a, 2),
-        if c.step_delta_s >= 0.0 { "+" } else { "-" },
-        human::secs(Seconds::new(c.step_delta_s.abs()))
-    );
+    // A ratio only between equal work both sides can run (as the page's verdict).
+    let nofit: Vec<&str> = [("A", &c.a), ("B", &c.b)].iter().filter(|(_, e)| !e.memory.fits).map(|(n, _)| *n).collect();
+    let differ = estimator_core::sweep::job_differences(a, b);
+    if !nofit.is_empty() {
+        let who =
+            if nofit.len() == 2 { "neither A nor B fits".to_string() } else { format!("{} does not fit", nofit[0]) };
+        let _ = writeln!(t, "  Steps not compared: {who} in its GPUs' memory.");
+    } else if !differ.is_empty() {
+        let _ = writeln!(t, "  Steps not compared: A and B run different jobs (they differ in {}).", differ.join(", "));
+    } else {
+        let _ = writeln!(
+            t,
+            "  B takes {}x A's step time ({}{} per step).",
+            human::num(c.step_ratio_b_over_a, 2),
+            if c.step_delta_s >= 0.0 { "+" } else { "-" },
+            human::secs(Seconds::new(c.step_delta_s.abs()))
+        );
+    }
     t
 }
 

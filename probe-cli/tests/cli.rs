@@ -323,6 +323,17 @@ fn readme_examples_print_what_the_readme_shows() {
 }
 
 #[test]
+fn a_side_that_does_not_fit_gets_no_step_ratio() {
+    // Issue 39: 70B with DDP fits neither side; the text said "B takes 0.84x A's step time".
+    let args = ["estimate", "step", "--params", "70B", "--sync", "ddp", "--nodes", "2", "--adapters", "1"];
+    let out =
+        cli().args(args).args(["--link-gbps", "25", "--fabric", "tcp", "--vs-fabric", "ib"]).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Steps not compared: neither A nor B fits"), "{text}");
+    assert!(!text.contains("x A's step time"), "{text}");
+}
+
+#[test]
 fn vs_flags_compare_two_scenarios() {
     let mut args = REFERENCE.to_vec();
     args.extend(["--link-gbps", "25", "--vs-link-gbps", "400", "--vs-fabric", "ib"]);
