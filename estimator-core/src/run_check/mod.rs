@@ -434,21 +434,25 @@ impl RunCheck {
                     s(self.expected_exposed_comm_s)
                 ),
             ),
-            (
-                "communication",
+            ("communication", {
+                let parts = match (self.bubble_s > 0.0, self.rank_wait_s > 0.0) {
+                    (true, true) => "compute, bubble and the wait for the slowest rank",
+                    (true, false) => "compute and bubble",
+                    (false, true) => "compute and the wait for the slowest rank",
+                    (false, false) => "compute",
+                };
+                // Nothing is left for communication when the run's step is shorter than the rest adds up to.
+                let implied = if self.implied_comm_s < 0.0 {
+                    format!("none: the measured step is {} shorter than the {parts}", s(-self.implied_comm_s))
+                } else {
+                    format!("implied {} (measured minus {parts})", signed_secs(self.implied_comm_s))
+                };
                 format!(
-                    "implied {} (measured minus {}); the model's {}, {} of it hidden by the schedule",
-                    signed_secs(self.implied_comm_s),
-                    match (self.bubble_s > 0.0, self.rank_wait_s > 0.0) {
-                        (true, true) => "compute, bubble and the wait for the slowest rank",
-                        (true, false) => "compute and bubble",
-                        (false, true) => "compute and the wait for the slowest rank",
-                        (false, false) => "compute",
-                    },
+                    "{implied}; the model's {}, {} of it hidden by the schedule",
                     s(self.expected_comm_s),
                     pct(self.expected_hidden_share)
-                ),
-            ),
+                )
+            }),
             (
                 "bus bandwidth",
                 format!(

@@ -75,6 +75,9 @@ fn a_slow_step_implies_a_lower_bandwidth_and_names_the_fault_it_fits() {
     let c = check_run(&s, &measured(0.5), RunEvidence::default());
     assert_eq!((c.verdict, c.implied_busbw_gbs), (RunVerdict::FasterThanExpected, None));
     assert!(c.implied_comm_s < 0.0);
+    // Issue 39: said in words, not as a negative communication time.
+    let comm = c.figures().into_iter().find(|(k, _)| *k == "communication").map(|(_, v)| v).unwrap_or_default();
+    assert!(comm.starts_with("none: the measured step is") && !comm.contains('-'), "{comm}");
 }
 
 #[test]
