@@ -466,7 +466,7 @@ async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     fit_height(c, 1280).await?;
     save_screenshot(c, "node-report-verdict.png").await?;
     c.find(Locator::Id("report-offer")).await.map_err(|e| e.to_string())?.click().await.map_err(|e| e.to_string())?;
-    wait_text(c, "main", |t| t.contains("GB/s per GPU as nccl-tests reports it, measured;")).await?;
+    wait_text(c, "main", |t| t.contains("GB/s per GPU as nccl-tests would print it, measured;")).await?;
     assert!(value_of(c, "a-busbw").await?.starts_with("95.5"));
     assert!(text_of(c, "a-measured").await?.contains("95.5"), "the card shows the measurement first");
     fit_height(c, 1280).await?;

@@ -154,9 +154,18 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
         } else {
             "nothing through the network adapters".to_string()
         };
+        // What nccl-tests would print for the job's all-reduce at large sizes with NCCL's own choice of algorithm:
+        // the figure a measurement is set against, so that giving it back as measured changes nothing (the ring
+        // ceiling `busbw_gbs` is below it where NCCL picks a tree).
+        let busbw = if e.bottleneck == estimator_core::Bottleneck::Measured {
+            e.busbw_gbs.get()
+        } else {
+            estimator_core::collective::model_peak_busbw_gbs(s)
+        };
         format!(
-            "{through}; bus bandwidth {} GB/s per GPU as nccl-tests reports it, {limit}; each call timed at its size",
-            human::num(e.busbw_gbs.get(), 1),
+            "{through}; bus bandwidth {} GB/s per GPU as nccl-tests would print it, {limit}; each call timed at its \
+             size",
+            human::num(busbw, 1),
         )
     };
     let compute_how = match i.compute {
