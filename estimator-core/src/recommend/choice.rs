@@ -82,7 +82,7 @@ pub fn choose_sync(input: &ScenarioInput) -> Result<(Scenario, LayoutChoice), Sc
         .collect();
     // A bare parameter count sizes its activations from the generic shape of that size: said, with how to do better.
     let states_only = if memory_fit(&s).activations_from == crate::memory::ActivationSource::Generic {
-        " with a generic dense shape's activations (give --model or --activation-bytes-per-gpu for your own)"
+        " with a generic shape's activations (--model for a model's own)"
     } else {
         ""
     };

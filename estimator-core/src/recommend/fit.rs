@@ -18,7 +18,7 @@ const STAGES: [u32; 7] = [1, 2, 4, 8, 16, 32, 64];
 pub fn fitting_layout(s: &Scenario) -> Option<(Layout, u64)> {
     let gpn = s.gpus_per_node();
     let shape = s.shape();
-    let splits = |t: u32| gpn % t == 0 && shape.heads % t == 0 && shape.kv_heads % t == 0;
+    let splits = |t: u32| gpn.is_multiple_of(t) && shape.heads.is_multiple_of(t) && shape.kv_heads.is_multiple_of(t);
     let tp = STAGES.into_iter().rev().find(|t| splits(*t)).unwrap_or(1).max(s.layout().tp);
     let mut best: Option<(Layout, u64)> = None;
     for checkpointing in [s.layout().activation_checkpointing, true] {

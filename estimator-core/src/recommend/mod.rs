@@ -242,8 +242,7 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
         },
         (RecommendationKind::MultiNode, None) if EXPLAIN => "Does not fit on any number of nodes".to_string(),
         (RecommendationKind::MultiNode, None) => {
-            "Does not fit as laid out: the activations exceed a GPU's memory (the reasons say which layout fits)"
-                .to_string()
+            "Does not fit as laid out: the activations exceed a GPU (the reasons name a layout that fits)".to_string()
         }
         (RecommendationKind::SingleNode, _) => "One node is enough".to_string(),
         (RecommendationKind::SingleDomain, _) => "Fits in one NVLink domain: no RDMA fabric needed".to_string(),
