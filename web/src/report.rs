@@ -13,6 +13,7 @@ use wasm_bindgen::{JsCast as _, JsValue};
 
 use std::cell::RefCell;
 
+use estimator_core::Fabric;
 use estimator_core::catalog::GPUS;
 use estimator_core::health::{Evidence, Health, Verdict, judge, run_hardware};
 use estimator_core::import::{self, Imported, NcclLog, Topology};
@@ -127,8 +128,10 @@ pub struct Reply {
 #[derive(Clone, Debug, PartialEq)]
 struct Offer {
     side: Side,
-    /// The run's measured bus bandwidth, as the form writes it.
-    busbw: String,
+    /// The run's measured bus bandwidth, as the form writes it (none for an adapters' listing).
+    busbw: Option<String>,
+    /// The adapters that carry GPU traffic, from `ibstat` or `ibv_devinfo`: how many, their line rate, fabric.
+    adapters: Option<(u32, f64, Fabric)>,
     /// The run's own hardware, when it does not match the scenario's: nodes, GPUs per node, catalog GPU.
     nodes: Option<u32>,
     gpus_per_node: Option<u32>,
@@ -152,7 +155,8 @@ pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, 
         return refuse(format!("the file is over {} MiB, more than any tool output or report", MAX_TOOL_BYTES >> 20));
     }
     let t = text.trim_start();
-    if t.is_empty() || t.starts_with('{') || t.starts_with('[') {
+    // A shell prompt (`[root@node ~]# ibstat`) opens with `[` too: a tool output it precedes is read as one.
+    if t.is_empty() || t.starts_with('{') || (t.starts_with('[') && import::detect(text).is_none()) {
         return handle_report(query, side, name, size, text);
     }
     let Some(imported) = import::import(text) else {
@@ -217,12 +221,56 @@ pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, 
                 }
             }
         }
-        Imported::Ibstat { .. }
-        | Imported::IbvDevinfo { .. }
-        | Imported::NcclInspector(_)
-        | Imported::PytorchTrace(_) => {}
+        Imported::Ibstat { adapters } | Imported::IbvDevinfo { adapters } => {
+            let (next, offer) = adapters_next_step(side, &adapters);
+            html.push(&next);
+            OFFER.with(|o| *o.borrow_mut() = offer);
+        }
+        Imported::NcclInspector(_) | Imported::PytorchTrace(_) => {}
     }
     Reply { html, query: None }
+}
+
+/// The next step after an adapters' listing: the ports that are not up, named; the active ports at the highest
+/// line rate (the ones a GPU node gives its GPUs; slower ones carry storage or management) offered as the side's
+/// adapters, with InfiniBand or RoCE from their link layer; or why nothing is offered.
+fn adapters_next_step(side: Side, adapters: &[import::ib::IbAdapter]) -> (Html, Option<Offer>) {
+    let mut h = Html::new();
+    let ports: Vec<(&str, &import::ib::IbPort)> =
+        adapters.iter().flat_map(|a| a.ports.iter().map(move |p| (a.name.as_str(), p))).collect();
+    let down: Vec<String> =
+        ports.iter().filter(|(_, p)| !p.active).map(|(a, p)| format!("{a} port {}", p.port)).collect();
+    if !down.is_empty() {
+        crate::html!(
+            h,
+            "<p class=\"warn\" id=\"paste-down\">Not active: {}. A port that is down carries nothing: check its \
+             cable and <code>ibstat</code>'s physical state, or leave it out of the count.</p>",
+            down.join(", ")
+        );
+    }
+    let best = ports.iter().filter(|(_, p)| p.active).filter_map(|(_, p)| p.rate_gbps).fold(0.0_f64, f64::max);
+    let fast: Vec<&import::ib::IbPort> =
+        ports.iter().filter(|(_, p)| p.active && p.rate_gbps == Some(best)).map(|(_, p)| *p).collect();
+    if fast.is_empty() || best <= 0.0 {
+        h.push_static("<p id=\"paste-next\">No active port with a line rate: nothing to fill the scenario with.</p>");
+        return (h, None);
+    }
+    let ethernet = fast.iter().any(|p| p.link_layer.as_deref().is_some_and(|l| l.eq_ignore_ascii_case("ethernet")));
+    let fabric = if ethernet { Fabric::Roce } else { Fabric::Infiniband };
+    let n = u32::try_from(fast.len()).unwrap_or(u32::MAX);
+    let offer =
+        Offer { side, busbw: None, adapters: Some((n, best, fabric)), nodes: None, gpus_per_node: None, gpu: None };
+    crate::html!(
+        h,
+        "<p id=\"paste-next\">{} active {} at {} Gb/s ({}): the scenario's adapters if they carry its GPUs' traffic. \
+         <button type=\"button\" id=\"report-offer\">{}</button></p>",
+        n,
+        if n == 1 { "port" } else { "ports" },
+        estimator_core::human::num(best, 3),
+        fabric.label(),
+        offer_text(&offer)
+    );
+    (h, Some(offer))
 }
 
 /// What a verdict offers: the measured bus bandwidth for hardware the run is from; the run's own hardware with it
@@ -234,7 +282,7 @@ fn offer_for(side: Side, s: &estimator_core::Scenario, run: &import::NcclTestsRu
     }
     let busbw = estimator_core::human::num(h.large.measured_busbw_gbs, 2);
     if h.verdict != Verdict::Mismatch {
-        return Some(Offer { side, busbw, nodes: None, gpus_per_node: None, gpu: None });
+        return Some(Offer { side, busbw: Some(busbw), adapters: None, nodes: None, gpus_per_node: None, gpu: None });
     }
     let hw = run_hardware(run);
     let gpus_per_node = hw.gpus_per_node.filter(|g| *g != s.gpus_per_node());
@@ -243,7 +291,8 @@ fn offer_for(side: Side, s: &estimator_core::Scenario, run: &import::NcclTestsRu
     let gpu = hw.gpu.map(|g| g.key).filter(|k| *k != s.gpu().key && GPUS.iter().any(|g| g.key == *k));
     (nodes.is_some() || gpus_per_node.is_some() || gpu.is_some()).then_some(Offer {
         side,
-        busbw,
+        busbw: Some(busbw),
+        adapters: None,
         nodes,
         gpus_per_node,
         gpu,
@@ -252,6 +301,11 @@ fn offer_for(side: Side, s: &estimator_core::Scenario, run: &import::NcclTestsRu
 
 fn offer_text(o: &Offer) -> String {
     let side = o.side.label();
+    let Some(busbw) = &o.busbw else {
+        return o.adapters.map_or_else(String::new, |(n, r, f)| {
+            format!("Fill {side} with {n} x {} Gb/s {}", estimator_core::human::num(r, 3), f.label())
+        });
+    };
     let mut hw = Vec::new();
     if let Some(n) = o.nodes {
         hw.push(format!("{n} nodes"));
@@ -263,9 +317,9 @@ fn offer_text(o: &Offer) -> String {
         hw.push(g.name.to_string());
     }
     if hw.is_empty() {
-        format!("Use the measured {} GB/s for {side}", o.busbw)
+        format!("Use the measured {busbw} GB/s for {side}")
     } else {
-        format!("Fill {side} with this run's hardware ({}) and its {} GB/s", hw.join(", "), o.busbw)
+        format!("Fill {side} with this run's hardware ({}) and its {busbw} GB/s", hw.join(", "))
     }
 }
 
@@ -281,18 +335,30 @@ pub fn accept_offer(query: &str) -> Reply {
     let (mut state, _) = PageState::from_query(query);
     let form = if o.side == Side::A { &mut state.a } else { &mut state.b };
     let mut changed = Vec::new();
+    let (adapters, link, fabric) = match o.adapters {
+        Some((n, r, f)) => (Some(n.to_string()), Some(estimator_core::human::num(r, 3)), Some(f.name().to_string())),
+        None => (None, None, None),
+    };
     for (f, v) in [
         (FormField::Gpu, o.gpu.map(str::to_string)),
         (FormField::GpusPerNode, o.gpus_per_node.map(|g| g.to_string())),
         (FormField::Nodes, o.nodes.map(|n| n.to_string())),
+        (FormField::Adapters, adapters),
+        (FormField::Link, link),
+        (FormField::Fabric, fabric),
     ] {
         if let Some(v) = v {
             let _ = form.set(f, &v);
             changed.push(format!("{} {}", f.key(), v));
         }
     }
-    form.measured_busbw = o.busbw.clone();
-    changed.push(format!("the measured bus bandwidth {} GB/s (clear it with \"Use the model\" on the card)", o.busbw));
+    if let Some(b) = &o.busbw {
+        form.measured_busbw = b.clone();
+        changed.push(format!("the measured bus bandwidth {b} GB/s (clear it with \"Use the model\" on the card)"));
+    } else {
+        // Other adapters than the ones a measurement was made on: it no longer holds.
+        let _ = form.clear_measured();
+    }
     let mut html = Html::new();
     html!(html, "<p id=\"report-filled\">Scenario {} now uses:</p><ul id=\"report-taken\">", o.side.label());
     for c in changed {

@@ -644,6 +644,35 @@ fn a_paste_of_several_runs_judges_the_first_and_lists_them() {
     assert!(r.html.contains("Verdict:"), "{}", r.html);
 }
 
+const IBSTAT_ETH100: &str = include_str!("../../tests/data/tool-outputs/ibstat_02_l2fwd-nv-6_cx6dx_eth100.txt");
+
+/// Issue 39, item 8: a pasted `ibstat` leads to its next step: the active ports offered as the side's adapters; and
+/// one after a shell prompt that opens with `[` is read as the tool output it is, not as JSON.
+#[wasm_bindgen_test]
+fn a_pasted_ibstat_offers_its_ports_as_the_adapters() {
+    let text = IBSTAT_ETH100.split_once("=======\n").map_or(IBSTAT_ETH100, |(_, t)| t);
+    let pasted = format!("[root@node ~]# ibstat\n{text}");
+    let r = report::handle("", Side::A, None, None, &pasted);
+    assert!(!r.html.contains("not JSON"), "{}", r.html);
+    assert!(r.html.contains("2 active ports at 100 Gb/s (RoCE"), "{}", r.html);
+    assert!(r.html.contains("Fill A with 2 x 100 Gb/s RoCE"), "{}", r.html);
+    assert_eq!(r.query, None, "nothing changes without the user's say");
+    let r = report::accept_offer("");
+    let (state, _) = PageState::from_query(&r.query.expect("A takes the ports"));
+    assert_eq!(state.a.value(FormField::Adapters), "2");
+    assert_eq!(state.a.value(FormField::Link), "100");
+    assert_eq!(state.a.value(FormField::Fabric), "roce");
+    // A port that is down is named, and not offered.
+    let down = text.replacen("State: Active", "State: Down", 1).replacen(
+        "Physical state: LinkUp",
+        "Physical state: Disabled",
+        1,
+    );
+    let r = report::handle("", Side::A, None, None, &down);
+    assert!(r.html.contains("Not active: mlx5_0 port 1"), "{}", r.html);
+    assert!(r.html.contains("1 active port at 100 Gb/s"), "{}", r.html);
+}
+
 #[wasm_bindgen_test]
 fn a_pasted_run_gets_a_verdict_and_the_user_decides_what_changes() {
     // The log first: it is shown and kept as evidence.
