@@ -520,7 +520,7 @@ pub fn health(side: Side, hl: &estimator_core::health::Health, offer: Option<&st
         html!(
             h,
             "<p id=\"report-verdict\">Verdict: <b>{}</b>. At {} this {} run ({} ranks, from {}) measured {} GB/s bus \
-             bandwidth; the model expects {} GB/s ({}/{}{}) on scenario {}'s hardware: {}%.</p>",
+             bandwidth; the model expects {} GB/s ({}/{}{}) on scenario {}'s hardware: {}.</p>",
             hl.verdict.name(),
             human::binary(estimator_core::Bytes::new(l.size_bytes)),
             hl.op.name(),
@@ -532,7 +532,17 @@ pub fn health(side: Side, hl: &estimator_core::health::Health, offer: Option<&st
             l.protocol,
             l.expected_ring_busbw_gbs.map_or(String::new(), |r| format!("; Ring {}", human::num(r, 1))),
             side.label(),
-            human::num(l.ratio * 100.0, 0)
+            // Between the Ring's figure and NCCL's choice the run is as expected: said so, not as "100%" of a
+            // figure it is 91% of.
+            match l.expected_ring_busbw_gbs {
+                Some(r) if l.ratio == 1.0 => format!(
+                    "within the model's range, from {} to {} GB/s",
+                    human::num(r.min(l.expected_busbw_gbs), 1),
+                    human::num(r.max(l.expected_busbw_gbs), 1)
+                ),
+                Some(_) => format!("{}% of the range's nearer end", human::num(l.ratio * 100.0, 0)),
+                None => format!("{}%", human::num(l.ratio * 100.0, 0)),
+            }
         );
         if let Some(d) = &hl.departure {
             html!(h, "<p id=\"report-departure\">{}</p>", d);

@@ -1351,6 +1351,13 @@ fn a_pasted_run_is_drawn_against_the_model_and_its_rank_count_read_from_its_rati
     // Two nodes as B has them: judged at every size, drawn as two lines.
     let r = report::handle("", Side::B, Some("run.txt"), None, &section("=== A)"));
     assert!(r.html.contains("Verdict: <b>healthy</b>"), "{}", r.html);
+    // Issue 39: the share is said against what it is taken from, never "100%" of a figure it is not.
+    let verdict = r.html.split("id=\"report-verdict\"").nth(1).and_then(|v| v.split("</p>").next()).unwrap_or_default();
+    assert!(
+        verdict.contains("within the model&#39;s range, from") || verdict.contains("% of the range&#39;s nearer end"),
+        "{verdict}"
+    );
+    assert!(!verdict.contains("hardware: 100%"), "{verdict}");
     assert!(r.html.contains("from the run&#39;s busbw/algbw ratio"), "{}", r.html);
     assert!(r.html.contains("id=\"report-departure\""), "{}", r.html);
     assert!(r.html.contains("id=\"report-curve\"") && r.html.contains("<svg"), "{}", r.html);
