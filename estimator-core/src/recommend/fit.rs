@@ -45,7 +45,9 @@ pub fn fitting_layout(s: &Scenario) -> Option<(Layout, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::recommend::{recommend_brief, recommend_with};
     use crate::scenario::{ComputeInput, ScenarioInput};
+    use crate::step::estimate_step;
 
     #[test]
     fn a_405b_job_fits_with_tensor_and_pipeline_parallelism() {
@@ -79,5 +81,42 @@ mod tests {
         assert!(m.activation_bytes_per_gpu < m.gpu_memory_bytes, "{m:?}");
         // The fewest GPUs hold 405e9 x 16 bytes over the memory the activations leave.
         assert!(gpus as f64 >= 405e9 * 16.0 / m.gpu_memory_bytes.get());
+    }
+
+    #[test]
+    fn a_job_whose_activations_fit_no_gpu_is_told_the_layout_that_fits() {
+        // Issue 39: 405B at 8,192-token sequences with no tensor parallelism, pipeline or recomputation: its
+        // activations alone exceed an 80 GiB H100, whatever the number of nodes.
+        let mut i = ScenarioInput {
+            params: 405e9,
+            sync: SyncStrategy::Zero3,
+            nodes: 16,
+            seq_len: 8192,
+            compute: ComputeInput::Tokens { tokens_per_step: 16e6, mfu: 0.4 },
+            ..ScenarioInput::default()
+        };
+        let s = Scenario::new(i.clone()).expect("valid");
+        let (step, mem) = (estimate_step(&s), memory_fit(&s));
+        assert!(mem.min_gpus_zero3.is_none());
+        let full = recommend_with(&s, &step, &mem);
+        assert!(full.headline.starts_with("Needs several nodes: at least"), "{}", full.headline);
+        let (l, _) = fitting_layout(&s).expect("a layout fits");
+        assert!(full.headline.ends_with(&format!("with {}", l.describe())) || l.activation_checkpointing);
+        assert!(full.min_nodes.is_some_and(|n| n > 1), "{:?}", full.min_nodes);
+        assert!(
+            full.reasons.iter().any(|r| r.contains("as laid out no number of nodes fits; with")),
+            "{:?}",
+            full.reasons
+        );
+        // The first load's brief answer says where to look rather than search.
+        let brief = recommend_brief(&s, &step, &mem);
+        assert!(brief.headline.starts_with("Does not fit as laid out"), "{}", brief.headline);
+        // With the layout it names, the job fits on that many nodes.
+        i.tp = i64::from(l.tp);
+        i.pp = i64::from(l.pp);
+        i.activation_checkpointing = l.activation_checkpointing;
+        i.nodes = i64::from(full.min_nodes.unwrap_or(1));
+        let fitted = Scenario::new(i).expect("valid");
+        assert!(memory_fit(&fitted).fits, "{}", full.headline);
     }
 }

@@ -493,43 +493,6 @@ mod tests {
     }
 
     #[test]
-    fn a_job_whose_activations_fit_no_gpu_is_told_the_layout_that_fits() {
-        // Issue 39: 405B at 8,192-token sequences with no tensor parallelism, pipeline or recomputation: its
-        // activations alone exceed an 80 GiB H100, whatever the number of nodes.
-        let mut i = ScenarioInput {
-            params: 405e9,
-            sync: SyncStrategy::Zero3,
-            nodes: 16,
-            seq_len: 8192,
-            compute: ComputeInput::Tokens { tokens_per_step: 16e6, mfu: 0.4 },
-            ..ScenarioInput::default()
-        };
-        let s = Scenario::new(i.clone()).expect("valid");
-        let (step, mem) = (estimate_step(&s), memory_fit(&s));
-        assert!(mem.min_gpus_zero3.is_none());
-        let full = recommend_with(&s, &step, &mem);
-        assert!(full.headline.starts_with("Needs several nodes: at least"), "{}", full.headline);
-        let (l, _) = fit::fitting_layout(&s).expect("a layout fits");
-        assert!(full.headline.ends_with(&format!("with {}", l.describe())) || l.activation_checkpointing);
-        assert!(full.min_nodes.is_some_and(|n| n > 1), "{:?}", full.min_nodes);
-        assert!(
-            full.reasons.iter().any(|r| r.contains("as laid out no number of nodes fits; with")),
-            "{:?}",
-            full.reasons
-        );
-        // The first load's brief answer says where to look rather than search.
-        let brief = recommend_brief(&s, &step, &mem);
-        assert!(brief.headline.starts_with("Does not fit as laid out"), "{}", brief.headline);
-        // With the layout it names, the job fits on that many nodes.
-        i.tp = i64::from(l.tp);
-        i.pp = i64::from(l.pp);
-        i.activation_checkpointing = l.activation_checkpointing;
-        i.nodes = i64::from(full.min_nodes.unwrap_or(1));
-        let fitted = Scenario::new(i).expect("valid");
-        assert!(memory_fit(&fitted).fits, "{}", full.headline);
-    }
-
-    #[test]
     fn a_small_model_stays_on_one_node() {
         let r = rec(|i| i.params = 1e9);
         assert_eq!(r.kind, RecommendationKind::SingleNode);
