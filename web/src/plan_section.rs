@@ -123,6 +123,12 @@ impl PlanForm {
 
 /// The plan of the query's section, or why there is none (the input named).
 pub fn plan_of(query: &str) -> Result<(Side, Plan, bool), String> {
+    plan_with_notes(query).map(|(side, p, from_ms, _)| (side, p, from_ms))
+}
+
+/// [`plan_of`], and what was left out: a priced id that is no catalog offer and describes none is named (with the
+/// catalog id nearest to it) and left out, so that one typo does not empty the table.
+fn plan_with_notes(query: &str) -> Result<(Side, Plan, bool, Vec<String>), String> {
     let f = PlanForm::from_query(query);
     let (state, _) = PageState::from_query(query);
     let form = if f.side == Side::A { &state.a } else { &state.b };
@@ -145,7 +151,20 @@ pub fn plan_of(query: &str) -> Result<(Side, Plan, bool), String> {
     if f.prices.chars().count() > MAX_PRICES {
         return Err(format!("Prices: longer than {MAX_PRICES} characters; give fewer offers"));
     }
-    let prices = parse_prices(&f.prices).map_err(|e| format!("Prices: {e}"))?;
+    let mut prices = parse_prices(&f.prices).map_err(|e| format!("Prices: {e}"))?;
+    let mut left_out = Vec::new();
+    prices.retain(|p| {
+        let known = p.offer.is_some() || estimator_core::offer::lookup(&p.id).is_some();
+        if !known {
+            left_out.push(format!(
+                "Prices: '{}' is no catalog offer{}; left out (describe it with gpu, gpus_per_node, adapters, \
+                 link_gbps, fabric to plan it)",
+                p.id,
+                estimator_core::plan::did_you_mean(&p.id)
+            ));
+        }
+        known
+    });
     let input = PlanInput {
         tokens,
         deadline_s,
@@ -167,7 +186,7 @@ pub fn plan_of(query: &str) -> Result<(Side, Plan, bool), String> {
         };
         format!("{what}: {}", e.reason)
     })?;
-    Ok((f.side, p, from_ms))
+    Ok((f.side, p, from_ms, left_out))
 }
 
 /// The section's form, with the values of the query.
@@ -308,7 +327,7 @@ fn opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
 
 /// The section's result: the answer, the chart and the table (sorted as the query asks).
 pub fn result(query: &str) -> Html {
-    let (side, p, from_ms) = match plan_of(query) {
+    let (side, p, from_ms, left_out) = match plan_with_notes(query) {
         Ok(x) => x,
         Err(e) => {
             let mut h = Html::new();
@@ -321,12 +340,25 @@ pub fn result(query: &str) -> Html {
     let priced = p.ranked_by == "cost";
     let mut rows: Vec<(usize, &OfferPlan)> = p.offers.iter().enumerate().map(|(i, o)| (i + 1, o)).collect();
     if sort != Sort::Rank {
+        // Within the plan's own groups (offers that take the job in time, then those that miss the deadline, then
+        // those that do not fit), so that the first row sorted by cost is the headline's "Cheapest".
+        let group = |o: &OfferPlan| u8::from(o.meets_deadline == Some(false)) + 2 * u8::from(o.nodes.is_none());
         rows.sort_by(|a, b| {
             let (va, vb) = (sort.value(a.1), sort.value(b.1));
-            va.is_none().cmp(&vb.is_none()).then_with(|| va.unwrap_or(0.0).total_cmp(&vb.unwrap_or(0.0)))
+            group(a.1)
+                .cmp(&group(b.1))
+                .then_with(|| va.is_none().cmp(&vb.is_none()))
+                .then_with(|| va.unwrap_or(0.0).total_cmp(&vb.unwrap_or(0.0)))
         });
     }
     let mut h = Html::new();
+    if !left_out.is_empty() {
+        h.push_static("<ul class=\"warn\" id=\"plan-left-out\">");
+        for n in &left_out {
+            html!(h, "<li>{}</li>", n);
+        }
+        h.push_static("</ul>");
+    }
     html!(h, "<p class=\"plan-headline\" id=\"plan-headline\"><b>{}</b>.</p>", p.headline);
     let rule = match p.batch {
         BatchRule::KeepGlobal => {

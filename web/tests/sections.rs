@@ -189,6 +189,22 @@ fn a_bad_plan_input_is_named() {
     assert!(!html.contains("<img"), "{}", html.as_str());
 }
 
+/// Issue 39, item 10: a mistyped offer id is named with the id it is near and left out; the rest is planned. Sorted
+/// by cost, the first row is the headline's "Cheapest".
+#[wasm_bindgen_test]
+fn a_mistyped_offer_is_left_out_with_a_did_you_mean() {
+    let q = query("plan.tokens=100B&plan.prices=aws-p5.48xlarg%3D3.9%0Aazure-nd96isr-h100-v5%3D6.98");
+    let html = plan_section::result(&q);
+    assert!(html.contains("did you mean &#39;aws-p5.48xlarge&#39;?"), "{}", &html[..html.len().min(600)]);
+    assert!(html.contains("id=\"plan-headline\"") && html.contains("<tr data-offer="), "the rest is planned");
+    let q = query("plan.tokens=100B&plan.prices=aws-p5.48xlarge%3D3.9%0Aazure-nd96isr-h100-v5%3D6.98&plan.deadline=7d");
+    let (_, p, _) = plan_section::plan_of(&q).expect("a plan");
+    let by_cost = plan_section::result(&format!("{q}&plan.sort=cost"));
+    let first = by_cost.split("<tr data-offer=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
+    assert!(p.headline.starts_with("Cheapest") && p.headline.contains(&p.offers[0].name), "{}", p.headline);
+    assert_eq!(first, p.offers[0].id, "{}", p.headline);
+}
+
 /// The run's own records: a trace sent in chunks as sections.js sends it (any split), judged in the result; a file
 /// name that is markup stays text; a cleared selection drops them.
 #[wasm_bindgen_test]

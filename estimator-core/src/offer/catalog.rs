@@ -776,8 +776,49 @@ pub const OFFERS: [Offer; 52] = [
     },
 ];
 
+/// The catalog id nearest to a mistyped one: at most a quarter of its characters (two at least) inserted, removed
+/// or replaced (Levenshtein distance, case-insensitive); `None` when none is that near.
+pub fn nearest_id(id: &str) -> Option<&'static str> {
+    let id: Vec<char> = id.trim().to_lowercase().chars().collect();
+    let limit = (id.len() / 4).max(2);
+    OFFERS
+        .iter()
+        .map(|o| (edit_distance(&id, &o.id.to_lowercase().chars().collect::<Vec<_>>()), o.id))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, id)| id)
+}
+
+/// Levenshtein distance between two strings of chars, in one row of the table.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = (up + 1).min(row[j] + 1).min(diag + usize::from(ca != cb));
+            diag = up;
+        }
+    }
+    row[b.len()]
+}
+
 /// The offer with this id (case-insensitive).
 pub fn lookup(id: &str) -> Option<&'static Offer> {
     let id = id.trim();
     OFFERS.iter().find(|o| o.id.eq_ignore_ascii_case(id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mistyped_id_finds_its_offer_and_a_stranger_none() {
+        assert_eq!(nearest_id("aws-p5.48xlarg"), Some("aws-p5.48xlarge"));
+        assert_eq!(nearest_id("AWS-P5.48XLARGE "), Some("aws-p5.48xlarge"));
+        assert_eq!(nearest_id("my-own-cluster"), None);
+        assert_eq!(edit_distance(&['a', 'b'], &['b', 'a']), 2);
+    }
 }

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 mod catalog;
 
-pub use catalog::{AZURE_ND128ISR_GB300_V6, GCP_A4X_HIGHGPU_4G, OFFERS, Offer, lookup};
+pub use catalog::{AZURE_ND128ISR_GB300_V6, GCP_A4X_HIGHGPU_4G, OFFERS, Offer, lookup, nearest_id};
 
 use crate::fabric::Fabric;
 use crate::scenario::ScenarioInput;

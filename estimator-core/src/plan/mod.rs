@@ -182,7 +182,7 @@ impl PlanInput {
             if crate::offer::lookup(id).is_none() && !self.prices.iter().any(|p| p.id.eq_ignore_ascii_case(id)) {
                 return Err(ScenarioError::missing(
                     Field::Offer,
-                    format!("unknown offer '{id}' (probe-cli plan --list lists them)"),
+                    format!("unknown offer '{id}'{}; probe-cli plan --list lists them", did_you_mean(id)),
                 ));
             }
         }
@@ -219,8 +219,9 @@ impl PlanInput {
                     return Err(ScenarioError::missing(
                         Field::Offer,
                         format!(
-                            "unknown offer '{}': describe it (gpu, gpus_per_node, adapters, link_gbps, fabric)",
-                            p.id
+                            "unknown offer '{}'{}; or describe it (gpu, gpus_per_node, adapters, link_gbps, fabric)",
+                            p.id,
+                            did_you_mean(&p.id)
                         ),
                     ));
                 }
@@ -228,6 +229,11 @@ impl PlanInput {
         }
         Ok(out)
     }
+}
+
+/// ": did you mean 'aws-p5.48xlarge'?" for a catalog id near a mistyped one, else nothing.
+pub fn did_you_mean(id: &str) -> String {
+    crate::offer::nearest_id(id).map_or_else(String::new, |n| format!(": did you mean '{n}'?"))
 }
 
 /// The tokens per step of a job: its compute's (the global batch), else 4M tokens.
