@@ -7,8 +7,9 @@
 //! fault takes a port or lanes away and never adds one: given ports 8, 7 and 2, the node with 8 is the healthy
 //! one. Fields with no better value (a driver, a firmware) take the one that sorts first, and the fleet lists
 //! every such tie in `ties`.
-//! A fleet of two deliberate shapes therefore lists the smaller one's nodes as outliers on the fields that tell
-//! them apart: the groups say so first.
+//! Nodes are compared within their kind (GPUs, their model, line rate and link layer): a fleet of two deliberate
+//! shapes is two groups, each held to its own majority, and a node with a port down stays in its kind's group as
+//! its outlier.
 
 use std::collections::BTreeMap;
 
@@ -33,6 +34,26 @@ pub const FIELDS: [&str; 13] = [
     "nvlink_domain_gpus",
     "readiness_failures",
 ];
+
+/// A field of [`FIELDS`] in words, for the page and the text (`rdma_ports` is "active RDMA ports").
+pub fn field_label(field: &str) -> &str {
+    match field {
+        "gpu_model" => "GPU model",
+        "gpus" => "GPUs",
+        "rdma_ports" => "active RDMA ports",
+        "line_rate_gbps" => "line rate, Gb/s",
+        "link_layer" => "link layer",
+        "gdr" => "GPUDirect RDMA",
+        "gpu_pcie_width" => "GPU PCIe width",
+        "nic_pcie_gen" => "NIC PCIe generation",
+        "nic_pcie_width" => "NIC PCIe width",
+        "driver" => "GPU driver",
+        "nic_firmware" => "NIC firmware",
+        "nvlink_domain_gpus" => "NVLink domain GPUs",
+        "readiness_failures" => "readiness failures",
+        other => other,
+    }
+}
 
 /// One node, reduced to the values a fleet compares (`FIELDS`; a missing value reads `-`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -184,6 +205,13 @@ impl NodeFacts {
         FIELDS.iter().position(|f| *f == field).and_then(|i| self.values.get(i)).map(String::as_str)
     }
 
+    /// What the node is sold as, for grouping: its GPUs and their model, and its adapters' line rate and link
+    /// layer (not how many ports are up: a port down is a fault of a node of the same kind).
+    pub fn kind(&self) -> String {
+        let v = |f: &str| self.get(f).unwrap_or("-");
+        format!("{} x {} / {} / {}", v("gpus"), v("gpu_model"), v("line_rate_gbps"), v("link_layer"))
+    }
+
     /// The node's shape: what it is sold as (GPUs and their model, active RDMA ports, their rate and link layer).
     pub fn shape(&self) -> String {
         let v = |f: &str| self.get(f).unwrap_or("-");
@@ -216,7 +244,7 @@ pub struct Outlier {
     pub field: String,
     /// Its value.
     pub value: String,
-    /// The value most nodes have.
+    /// The value most nodes of its group (its kind) have.
     pub expected: String,
 }
 
@@ -236,11 +264,11 @@ pub struct Fleet {
     pub ties: Vec<String>,
 }
 
-/// Compares the nodes.
-pub fn fleet(nodes: &[NodeFacts]) -> Fleet {
-    let mut expected = BTreeMap::new();
+/// For each field, the value most of `nodes` have (among equally common values, the better: see the module), and
+/// the fields whose most common values tie with none better.
+fn majority(nodes: &[&NodeFacts]) -> (Vec<String>, Vec<String>) {
+    let mut top_values = Vec::with_capacity(FIELDS.len());
     let mut ties = Vec::new();
-    let mut majority = Vec::with_capacity(FIELDS.len());
     for (i, field) in FIELDS.iter().enumerate() {
         let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
         for n in nodes {
@@ -250,34 +278,53 @@ pub fn fleet(nodes: &[NodeFacts]) -> Fleet {
         let most = counts.values().copied().max().unwrap_or(0);
         let tied: Vec<&str> = counts.iter().filter(|(_, c)| **c == most).map(|(v, _)| *v).collect();
         let top = tied.iter().copied().reduce(|a, b| if better(field, b, a) { b } else { a }).unwrap_or_default();
-        let top = top.to_string();
-        if tied.len() > 1 && !tied.iter().any(|v| *v != top && better(field, &top, v)) {
+        if tied.len() > 1 && !tied.iter().any(|v| *v != top && better(field, top, v)) {
             ties.push(field.to_string());
         }
-        expected.insert(field.to_string(), top.clone());
-        majority.push(top);
+        top_values.push(top.to_string());
+    }
+    (top_values, ties)
+}
+
+/// Compares the nodes. Nodes are grouped by what they are sold as (GPUs, their model, the adapters' line rate and
+/// link layer): a node with a port down or a link trained narrow stays in its kind's group, named after what most
+/// of its nodes have, and is an outlier there; each group's nodes are compared with their own group's majority, so
+/// that an L40S node is never held to H100 nodes' values. `expected` and `ties` are the whole fleet's.
+pub fn fleet(nodes: &[NodeFacts]) -> Fleet {
+    let all: Vec<&NodeFacts> = nodes.iter().collect();
+    let (fleet_top, ties) = majority(&all);
+    let expected: BTreeMap<String, String> =
+        FIELDS.iter().map(|f| f.to_string()).zip(fleet_top.iter().cloned()).collect();
+    let mut by_kind: BTreeMap<String, Vec<&NodeFacts>> = BTreeMap::new();
+    for n in nodes {
+        by_kind.entry(n.kind()).or_default().push(n);
     }
     let mut outliers = Vec::new();
-    let mut by_shape: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut sorted: Vec<&NodeFacts> = nodes.iter().collect();
-    sorted.sort_by(|a, b| a.node.cmp(&b.node));
-    for n in sorted {
-        by_shape.entry(n.shape()).or_default().push(n.node.clone());
-        for (i, field) in FIELDS.iter().enumerate() {
-            let value = n.values.get(i).map_or("-", String::as_str);
-            if value != majority[i] {
-                outliers.push(Outlier {
-                    node: n.node.clone(),
-                    field: field.to_string(),
-                    value: value.to_string(),
-                    expected: majority[i].clone(),
-                });
+    let mut groups = Vec::new();
+    for members in by_kind.into_values() {
+        let (top, _) = majority(&members);
+        let mut sorted = members;
+        sorted.sort_by(|a, b| a.node.cmp(&b.node));
+        for n in &sorted {
+            for (i, field) in FIELDS.iter().enumerate() {
+                let value = n.values.get(i).map_or("-", String::as_str);
+                if value != top[i] {
+                    outliers.push(Outlier {
+                        node: n.node.clone(),
+                        field: field.to_string(),
+                        value: value.to_string(),
+                        expected: top[i].clone(),
+                    });
+                }
             }
         }
+        let shape = NodeFacts { node: String::new(), values: top }.shape();
+        groups.push(Group { shape, count: sorted.len(), nodes: sorted.iter().map(|n| n.node.clone()).collect() });
     }
-    let mut groups: Vec<Group> =
-        by_shape.into_iter().map(|(shape, nodes)| Group { shape, count: nodes.len(), nodes }).collect();
     groups.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.shape.cmp(&b.shape)));
+    // By node, then field order.
+    let order = |f: &str| FIELDS.iter().position(|x| *x == f).unwrap_or(usize::MAX);
+    outliers.sort_by(|a, b| a.node.cmp(&b.node).then_with(|| order(&a.field).cmp(&order(&b.field))));
     Fleet { nodes: nodes.len(), groups, outliers, expected, ties }
 }
 
@@ -308,6 +355,11 @@ mod tests {
     use crate::report::testing::{fixture, getter};
 
     #[test]
+    fn every_field_has_words() {
+        assert!(FIELDS.iter().all(|f| field_label(f) != *f && !field_label(f).contains('_')));
+    }
+
+    #[test]
     fn a_report_whose_summary_contradicts_its_lists_is_flagged() {
         let good = fixture("h100-ib-8x400");
         assert_eq!(NodeFacts::of("ok", &good).get("readiness_failures"), Some("none"), "a real report agrees");
@@ -331,12 +383,12 @@ mod tests {
         nodes.push(NodeFacts::of("node-07", &fixture("h100-ib-port-down")));
         let f = fleet(&nodes);
         assert_eq!(f.nodes, 8);
-        assert_eq!(f.groups.len(), 2, "{:?}", f.groups);
+        // Issue 39: the node with a port down is one of the fleet's kind, not a shape of its own.
+        assert_eq!(f.groups.len(), 1, "{:?}", f.groups);
         assert_eq!(
             (f.groups[0].count, f.groups[0].shape.as_str()),
-            (7, "8 x NVIDIA H100 80GB HBM3, 8 x 400 Gb/s infiniband")
+            (8, "8 x NVIDIA H100 80GB HBM3, 8 x 400 Gb/s infiniband")
         );
-        assert_eq!(f.groups[1].nodes, ["node-07"]);
         let said: Vec<(&str, &str, &str)> =
             f.outliers.iter().map(|o| (o.field.as_str(), o.value.as_str(), o.expected.as_str())).collect();
         assert_eq!(
@@ -370,8 +422,10 @@ mod tests {
         let two = [NodeFacts::of("a", &fixture("eth-25g")), NodeFacts::of("b", &r)];
         let f = fleet(&two);
         assert_eq!(f.expected["link_layer"], "ethernet", "one each: the first in order");
-        let differ = FIELDS.iter().filter(|x| two[0].get(x) != two[1].get(x)).count();
-        assert_eq!(f.outliers.len(), differ, "one outlier per field the two differ in");
+        // Two kinds: two groups, each its own majority, so no node is held to the other's values (issue 39: an
+        // L40S against H100 values).
+        assert_eq!(f.groups.len(), 2, "{:?}", f.groups);
+        assert!(f.outliers.is_empty(), "{:?}", f.outliers);
         assert_eq!(fleet(&[]).nodes, 0);
         assert!(f.ties.contains(&"link_layer".to_string()) && !f.ties.contains(&"rdma_ports".to_string()));
     }

@@ -498,7 +498,7 @@ fn fleet_names_the_odd_node_and_skips_what_is_not_a_report() {
     assert_keys("fleet", &v);
     let text = cli().arg("fleet").arg(&dir).output().expect("runs");
     let text = String::from_utf8_lossy(&text.stdout);
-    assert!(text.contains("Fleet    5 node(s), 2 shape(s)") && text.contains("gpu-9  nic_pcie_width"), "{text}");
+    assert!(text.contains("Fleet    5 node(s), 1 shape(s)") && text.contains("gpu-9  nic_pcie_width"), "{text}");
     let (code, _, err) = run(cli().args(["fleet"]).arg(dir.join("notes.json")));
     assert_eq!(code, Some(2));
     assert!(err.contains("no report among the 1 file(s)"), "{err}");

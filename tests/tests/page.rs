@@ -401,7 +401,7 @@ async fn node_report(c: &Client, server: &StaticServer) -> Result<(), String> {
     // ChromeDriver takes several files for a `multiple` input as one string, a path per line.
     upload(PathBuf::from(paths.join("\n"))).await?;
     let status = wait_text(c, "report-status", |t| t.contains("Fleet of 3 nodes")).await?;
-    assert!(status.contains("node-c") && status.contains("nic_pcie_width") && status.contains("x8"), "{status}");
+    assert!(status.contains("node-c") && status.contains("NIC PCIe width") && status.contains("x8"), "{status}");
     assert_eq!(value_of(c, "a-link").await?, "400", "a fleet fills no scenario");
     fit_height(c, 1280).await?;
     save_screenshot(c, "node-fleet.png").await?;

@@ -86,7 +86,7 @@ pub fn table(files: &[File]) -> Html {
         let f = fleet(&nodes);
         html!(
             h,
-            r#"<p id="fleet-summary">Fleet of {} nodes, {} shape(s); {} outlier field(s). No scenario was changed: load one report to fill one.</p><ul id="fleet-groups">"#,
+            r#"<p id="fleet-summary">Fleet of {} nodes, {} kind(s) of node; {} outlier field(s). No scenario was changed: load one report to fill one.</p><ul id="fleet-groups">"#,
             f.nodes,
             f.groups.len(),
             f.outliers.len()
@@ -100,12 +100,14 @@ pub fn table(files: &[File]) -> Html {
                 r#"<table id="fleet-outliers"><thead><tr><th scope="col">node</th><th scope="col">field</th><th scope="col">value</th><th scope="col">expected</th></tr></thead><tbody>"#,
             );
             for o in &f.outliers {
-                html!(h, "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", o.node, o.field, o.value, o.expected);
+                let field = estimator_core::fleet::field_label(&o.field);
+                html!(h, "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>", o.node, field, o.value, o.expected);
             }
             h.push_static("</tbody></table>");
             h.push_static(
-                "<p class=\"fine\">Expected: the value most nodes have; among values equally common, the better one \
-                 (more ports, rate or lanes: a fault takes them away).</p>",
+                "<p class=\"fine\">Expected: the value most nodes of the same kind (GPUs, line rate, link layer) \
+                 have; among values equally common, the better one (more ports, rate or lanes: a fault takes them \
+                 away).</p>",
             );
         }
         if !f.ties.is_empty() {
