@@ -575,7 +575,9 @@ fn the_text_output_says_whether_the_node_is_ready_and_what_to_fix() {
     assert!(out.status.success(), "a report's problems are data");
     let text = String::from_utf8_lossy(&out.stdout);
     for part in [
-        "Ready    no: 1 pass, 3 warn, 4 fail, 0 unknown",
+        "Ready    no: 2 pass, 4 warn, 4 fail, 0 unknown",
+        // Issue 39: the port that is down is said.
+        "warn rdma-ports   1 of 8 RDMA port(s) not active: mlx5_3 port 1",
         "fail memlock      locked memory limited to 64 KiB",
         "fix: unset NCCL_IB_DISABLE",
         "fail pcie-nic     PCIe link trained narrower than it can: mlx5_4 x8 of x16",

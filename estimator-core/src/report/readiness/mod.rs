@@ -105,7 +105,7 @@ fn check(id: &str, status: CheckStatus, saw: String, fix: Option<&str>) -> Readi
 
 /// Every check, from the report's facts, in a fixed order.
 pub fn checks(r: &Report) -> Vec<ReadinessCheck> {
-    let mut out = Vec::new();
+    let mut out = vec![network(r), ports(r)];
     let rdma = r.rdma_adapters.iter().any(|a| a.ports.iter().any(|p| p.active));
     devices(r, rdma, &mut out);
     out.push(memlock(r.environment.memlock.as_deref(), rdma, r.environment.euid == Some(0)));
@@ -123,6 +123,64 @@ pub fn checks(r: &Report) -> Vec<ReadinessCheck> {
         .collect();
     out.push(pcie("pcie-nic", "RDMA adapter", &nics, false));
     out
+}
+
+/// Whether a multi-node job has a network here: active RDMA ports (InfiniBand, RoCE, EFA) pass; only Ethernet up
+/// warns (NCCL's TCP sockets, or GCP's GPUDirect-TCPX/TCPXO over gVNICs: no RDMA); nothing up fails, since the
+/// node cannot take part in a multi-node job at all (issue 39: such a report read "ready, with warnings").
+fn network(r: &Report) -> ReadinessCheck {
+    use super::summary::ReportFabric;
+    let s = &r.summary;
+    let rate = s.adapter_gbps.map_or_else(String::new, |g| format!(" at {} Gb/s", human::num(g, 3)));
+    match s.fabric {
+        ReportFabric::Infiniband | ReportFabric::Roce | ReportFabric::Efa => check(
+            "network",
+            CheckStatus::Pass,
+            format!("{} active {} port(s){rate}", s.rdma_adapters, s.fabric.name()),
+            None,
+        ),
+        ReportFabric::Ethernet => {
+            let up = r
+                .net_interfaces
+                .iter()
+                .filter(|n| n.kind == "ethernet" && n.pci_bus_id.is_some() && n.operstate.as_deref() == Some("up"))
+                .count();
+            check(
+                "network",
+                CheckStatus::Warn,
+                format!(
+                    "no active RDMA port, {up} Ethernet interface(s) up: GPU traffic goes over TCP (NCCL's sockets, \
+                     or GCP's GPUDirect-TCPX/TCPXO on gVNICs)"
+                ),
+                Some("on a cluster sold with RDMA, check that its adapters and drivers are present and up"),
+            )
+        }
+        ReportFabric::None => check(
+            "network",
+            CheckStatus::Fail,
+            "no RDMA port and no Ethernet interface up: the node cannot take part in a multi-node job".to_string(),
+            Some("bring up the node's network interfaces (ip link, the provider's network setup)"),
+        ),
+    }
+}
+
+/// Every RDMA adapter's ports up: a port that is down carries nothing, and NCCL spreads the job over the others.
+fn ports(r: &Report) -> ReadinessCheck {
+    let all: Vec<(&str, u32, bool)> =
+        r.rdma_adapters.iter().flat_map(|a| a.ports.iter().map(move |p| (a.name.as_str(), p.port, p.active))).collect();
+    let down: Vec<String> = all.iter().filter(|p| !p.2).map(|(a, p, _)| format!("{a} port {p}")).collect();
+    if all.is_empty() {
+        check("rdma-ports", CheckStatus::Unknown, "no RDMA adapter".to_string(), None)
+    } else if down.is_empty() {
+        check("rdma-ports", CheckStatus::Pass, format!("all {} RDMA port(s) active", all.len()), None)
+    } else {
+        check(
+            "rdma-ports",
+            CheckStatus::Warn,
+            format!("{} of {} RDMA port(s) not active: {}", down.len(), all.len(), down.join(", ")),
+            Some("check the cable and the switch port (ibstat's physical state); a spare port can be left as it is"),
+        )
+    }
 }
 
 /// `/dev/infiniband`: the user-space verbs devices (one per adapter) and the RDMA connection manager.
@@ -413,7 +471,12 @@ mod tests {
         assert!(good.readiness.iter().all(|c| c.status != CheckStatus::Fail), "{:?}", good.readiness);
         // Its GPUs idle at 2.5 GT/s: a warning to recheck under load, not a failure.
         assert_eq!(status(&good.readiness, "pcie-gpu"), [CheckStatus::Warn]);
-        assert_eq!(fixture("laptop").readiness_status(), Some(CheckStatus::Unknown));
+        // Issue 39: a node with no network is not ready for a multi-node job ("ready, with warnings" before).
+        let laptop = fixture("laptop");
+        assert_eq!(laptop.readiness_status(), Some(CheckStatus::Fail));
+        assert_eq!(status(&laptop.readiness, "network"), [CheckStatus::Fail]);
+        assert_eq!(status(&bad.readiness, "rdma-ports"), [CheckStatus::Warn]);
+        assert_eq!(status(&fixture("eth-25g").readiness, "network"), [CheckStatus::Warn]);
     }
 
     #[test]
