@@ -45,6 +45,10 @@ pub fn job_input(j: &JobArgs, on: &NodesArgs, compute: ComputeInput) -> Result<J
     let summary = report.as_ref().map(|(_, head, _)| head.summary.clone());
     let mut taken = apply_cluster(&mut input, &on.cluster.hardware, on.nodes, summary.as_ref())?;
     if let Some((_, _, value)) = &report {
+        // What only the report's interfaces say (GCP's TCPX/TCPXO), as `recipe` and the page read it.
+        if let Ok(full) = serde_json::from_value::<estimator_core::report::Report>(value.clone()) {
+            estimator_core::recipe::apply_interfaces(&full, &mut input, &mut taken);
+        }
         taken.extend(assumed_fixed(value));
     }
     Ok(JobInput { input, taken, report: report.map(|(p, _, v)| (p, v)), summary })
@@ -52,7 +56,7 @@ pub fn job_input(j: &JobArgs, on: &NodesArgs, compute: ComputeInput) -> Result<J
 
 /// The report's failed and warned readiness checks that the scenario does not carry, one line each: the estimate
 /// models the node as if each were fixed, and says so. GPUDirect RDMA's support, the active ports and their rate
-/// are in the summary, so the scenario has them; an environment variable, a narrow PCIe link, the IOMMU or a
+/// are in the summary (and the `network` and `rdma-ports` checks that say them), so the scenario has them; an environment variable, a narrow PCIe link, the IOMMU or a
 /// locked-memory limit it does not.
 fn assumed_fixed(report: &serde_json::Value) -> Vec<String> {
     let Some(checks) = report.get("readiness").and_then(serde_json::Value::as_array) else { return Vec::new() };
@@ -62,7 +66,8 @@ fn assumed_fixed(report: &serde_json::Value) -> Vec<String> {
             let id = c.get("id")?.as_str()?;
             let status = c.get("status")?.as_str()?;
             let saw = c.get("saw")?.as_str().unwrap_or("");
-            (matches!(status, "fail" | "warn") && id != "gdr")
+            // GPUDirect RDMA, the network and its active ports are in the summary: the scenario carries them.
+            (matches!(status, "fail" | "warn") && !matches!(id, "gdr" | "network" | "rdma-ports"))
                 .then(|| format!("assumed fixed: {id} ({status}: {saw}); the estimate is for the node without it"))
         })
         .collect()

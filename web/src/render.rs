@@ -401,7 +401,10 @@ pub fn readiness(checks: &[estimator_core::report::ReadinessCheck]) -> Html {
     // (GPUDirect RDMA's support, the ports and their rate are in the scenario; the rest is not).
     let assumed: Vec<&str> = checks
         .iter()
-        .filter(|c| matches!(c.status, CheckStatus::Fail | CheckStatus::Warn) && c.id != "gdr")
+        .filter(|c| {
+            matches!(c.status, CheckStatus::Fail | CheckStatus::Warn)
+                && !matches!(c.id.as_str(), "gdr" | "network" | "rdma-ports")
+        })
         .map(|c| c.id.as_str())
         .collect();
     if !assumed.is_empty() {

@@ -7,7 +7,7 @@
 //! returns the new query (the page re-reads its state from it) and what to show.
 
 use estimator_core::report::{
-    MAX_REPORT_BYTES, ReadinessCheck, ReportError, Scalar, Summary, read_fields, read_readiness,
+    MAX_REPORT_BYTES, ReadinessCheck, Report, ReportError, Scalar, Summary, read_fields, read_readiness,
 };
 use wasm_bindgen::{JsCast as _, JsValue};
 
@@ -376,9 +376,14 @@ fn handle_report(query: &str, side: Side, name: &str, size: Option<usize>, text:
     match read {
         Err(e) => Reply { html: render::report_error(name, &e.to_string()), query: None },
         Ok((summary, readiness)) => {
+            // The reader every command of the CLI uses: the whole report through serde, its readiness recomputed
+            // by the core (a report of an older probe gets today's checks) and its interfaces read; a report serde
+            // cannot take whole (an older schema) keeps the field reader's summary and the checks it carries.
+            let full = parse(text).ok().and_then(|v| serde_wasm_bindgen::from_value::<Report>(v).ok());
+            let readiness = full.as_ref().map_or(readiness, estimator_core::report::checks);
             let (mut state, _) = PageState::from_query(query);
             let form = if side == Side::A { &mut state.a } else { &mut state.b };
-            let lines = form.apply_report(&summary);
+            let lines = form.apply_report(&summary, full.as_ref());
             let mut html = render::report_taken(side, name, &lines);
             html.push(&render::readiness(&readiness));
             if let Ok(s) = form.to_scenario() {

@@ -232,6 +232,24 @@ impl Detected {
     }
 }
 
+/// After [`crate::report::Summary::apply`], what only a report's interfaces say, as every command and the page read
+/// it: GCP's gVNICs carry no RDMA and state no speed, so the summary reads an a3-megagpu-8g as TCP sockets over 9
+/// ports of unknown speed; its TCPX/TCPXO hardware comes from the offer catalog ([`Detected::fill_hardware`]), and
+/// the lines the summary said of the network and GPUDirect RDMA are replaced by one that says so.
+pub fn apply_interfaces(r: &crate::report::Report, input: &mut crate::ScenarioInput, said: &mut Vec<String>) {
+    let d = detect(r);
+    if let Some(name) = d.fill_hardware(input) {
+        said.retain(|l| !l.starts_with("Network:") && !l.starts_with("GPUDirect RDMA:"));
+        said.push(format!(
+            "Network: {} x {} Gb/s {}, the offer catalog's {name}: {} (gVNICs state no speed)",
+            input.adapters_per_node,
+            crate::human::num(input.link_gbps, 3),
+            input.fabric.label(),
+            d.evidence.first().map_or("its gVNICs", String::as_str),
+        ));
+    }
+}
+
 /// gVNICs up from which a node is an a3-highgpu-8g (1 primary + 4 for GPUs); see `env.rs` for the source.
 pub const TCPX_MIN_GVE: usize = super::env::A3_HIGH_GVE;
 /// From which an a3-megagpu-8g (1 primary + 8 for GPUs).

@@ -12,7 +12,7 @@ pub mod env;
 use serde::{Deserialize, Serialize};
 
 pub use commands::{Launcher, Scope, TestCommand, pair_rounds, read_hosts};
-pub use detect::{Detected, RecipeFabric, detect};
+pub use detect::{Detected, RecipeFabric, apply_interfaces, detect};
 pub use env::{EnvVar, SetupLine, parse_version};
 
 use crate::collective::Op;

@@ -476,11 +476,20 @@ impl ScenarioForm {
     }
 
     /// Fills the hardware from a probe report's summary (estimator-core's
-    /// [`Summary::apply`](estimator_core::report::Summary::apply)) and returns what it took, one line each. A GPU
+    /// [`Summary::apply`](estimator_core::report::Summary::apply)), and from the whole report when given (its
+    /// interfaces: `recipe::apply_interfaces`), and returns what it took, one line each. A GPU
     /// the catalog does not know keeps the form's GPU (the page offers only catalog models), and the line says so.
-    pub fn apply_report(&mut self, summary: &estimator_core::report::Summary) -> Vec<String> {
+    pub fn apply_report(
+        &mut self,
+        summary: &estimator_core::report::Summary,
+        full: Option<&estimator_core::report::Report>,
+    ) -> Vec<String> {
         let (mut input, _) = self.read();
         let mut said = summary.apply(&mut input);
+        // The whole report, when serde reads it, as the CLI does: what only its interfaces say (GCP's TCPXO).
+        if let Some(r) = full {
+            estimator_core::recipe::apply_interfaces(r, &mut input, &mut said);
+        }
         if !estimator_core::catalog::GPUS.iter().any(|g| g.key == input.gpu) {
             if let Some(first) = said.first_mut() {
                 first.push_str(&format!("; the page keeps {} (choose the closest model)", self.gpu));
