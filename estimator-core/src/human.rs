@@ -153,13 +153,27 @@ pub fn gib(b: Bytes) -> String {
 }
 
 /// A message or buffer size in binary units, as nccl-tests and `--bytes` write them: the largest unit that keeps the
-/// value from 1, up to two decimals: `8 GiB`, `128 MiB`, `1.5 KiB`, `512 B`.
+/// value from 1, to three significant digits: `8 GiB`, `128 MiB`, `954 MiB`, `1.5 KiB`, `512 B`.
 pub fn binary(b: Bytes) -> String {
     let v = b.get();
     for (shift, unit) in [(40, "TiB"), (30, "GiB"), (20, "MiB"), (10, "KiB")] {
         let size = (1u64 << shift) as f64;
         if v >= size {
-            return format!("{} {unit}", num(v / size, 2));
+            // Three significant digits: "954 MiB", "25 MiB", "1.5 GiB", never "953.67 MiB".
+            let x = v / size;
+            return format!(
+                "{} {unit}",
+                num(
+                    x,
+                    if x >= 100.0 {
+                        0
+                    } else if x >= 10.0 {
+                        1
+                    } else {
+                        2
+                    }
+                )
+            );
         }
     }
     format!("{} B", num(v, 0))
@@ -178,14 +192,15 @@ pub fn params(p: f64) -> String {
     }
 }
 
-/// A large count: `4.19M`, `145k`, `12.5`.
+/// A large count: `4.19M`, `145k`, `1.8k`, `12.5`.
 pub fn count(v: f64) -> String {
     if v >= 1e9 {
         format!("{}G", num(v / 1e9, 2))
     } else if v >= 1e6 {
         format!("{}M", num(v / 1e6, 2))
-    } else if v >= 1e4 {
-        format!("{}k", num(v / 1e3, 0))
+    } else if v >= 1e3 {
+        // "1.8k" beside "100k", never "1764.8".
+        format!("{}k", num(v / 1e3, if v >= 1e4 { 0 } else { 1 }))
     } else {
         num(v, 1)
     }
@@ -346,5 +361,11 @@ mod tests {
         assert_eq!(binary(Bytes::new(1023.0)), "1023 B");
         assert_eq!(binary(Bytes::new(8.0)), "8 B");
         assert_eq!(binary(Bytes::gib(2048.0)), "2 TiB");
+        // Issue 39: three significant digits, never "953.67 MiB"; counts as "1.8k", never "1764.8".
+        assert_eq!(binary(Bytes::new(1e9)), "954 MiB");
+        assert_eq!(binary(Bytes::new(25.5 * 1024.0 * 1024.0)), "25.5 MiB");
+        assert_eq!(count(1764.8), "1.8k");
+        assert_eq!(count(100_000.0), "100k");
+        assert_eq!(count(535.0), "535");
     }
 }

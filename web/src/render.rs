@@ -53,11 +53,13 @@ fn traffic_table(h: &mut Html, k: &str, s: &Scenario, e: &estimator_core::StepEs
     }
     html!(
         h,
-        r#"<p class="fine" id="{0}-traffic-terms">Per optimizer step, messages in {1}. <i>Sent per GPU</i>: what each GPU sends over any link (NVLink and network). <i>Through the adapters</i>: its share of what crosses its node's network adapters ({2} per node: this column × {3} GPUs).</p><div class="traffic-scroll" tabindex="0" role="region" aria-label="The step's traffic"><table class="traffic" id="{0}-traffic"><thead><tr><th scope="col">Kind</th><th scope="col">Over</th><th scope="col">Message</th><th scope="col">Sent per GPU</th><th scope="col">Through the adapters, per GPU</th><th scope="col">Time</th><th scope="col">Exposed</th></tr></thead><tbody>"#,
+        r#"<p class="fine" id="{0}-traffic-terms">Per optimizer step, messages in {1}. <i>Sent per GPU</i>: what each GPU sends over any link (NVLink and network). <i>Through the adapters</i>: its share of what crosses its node's network adapters ({2} per node: this column × {3} GPUs).</p><div class="traffic-scroll" tabindex="0" role="region" aria-label="Scenario {4}'s traffic per step"><table class="traffic" id="{0}-traffic"><thead><tr><th scope="col">Kind</th><th scope="col">Over</th><th scope="col">Message</th><th scope="col">Sent per GPU</th><th scope="col">Through the adapters, per GPU</th><th scope="col">Time</th><th scope="col">Exposed</th></tr></thead><tbody>"#,
         k,
         s.input().dtype.name().to_uppercase(),
         human::gb(e.network_bytes_per_node),
-        s.gpus_per_node()
+        s.gpus_per_node(),
+        // One name per region: A's and B's tables are both on the page (axe: landmark-unique).
+        k.to_uppercase()
     );
     let mut sent = 0.0;
     for t in rows {
