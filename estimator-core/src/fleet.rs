@@ -216,7 +216,13 @@ impl NodeFacts {
     pub fn shape(&self) -> String {
         let v = |f: &str| self.get(f).unwrap_or("-");
         let net = match v("link_layer") {
-            "infiniband" | "roce" => format!("{} x {} Gb/s {}", v("rdma_ports"), v("line_rate_gbps"), v("link_layer")),
+            // EFA too: an AWS p5 is 32 x 100 Gb/s EFA, not "no network" (a stranger's try of issue 39).
+            "infiniband" | "roce" | "efa" => {
+                format!("{} x {} Gb/s {}", v("rdma_ports"), v("line_rate_gbps"), v("link_layer"))
+            }
+            "ethernet" if v("line_rate_gbps") == "-" => {
+                "ethernet of unknown speed (no RDMA: a virtual NIC?)".to_string()
+            }
             "ethernet" => format!("ethernet at {} Gb/s (no RDMA)", v("line_rate_gbps")),
             _ => "no network".to_string(),
         };
@@ -353,6 +359,13 @@ fn better(field: &str, a: &str, b: &str) -> bool {
 mod tests {
     use super::*;
     use crate::report::testing::{fixture, getter};
+
+    #[test]
+    fn an_efa_node_has_its_network_and_a_virtual_nic_no_dash() {
+        assert_eq!(NodeFacts::of("p5", &fixture("aws-p5-efa")).shape(), "8 x NVIDIA H100 80GB HBM3, 32 x 100 Gb/s efa");
+        let a3 = NodeFacts::of("a3", &fixture("gcp-a3mega-tcpxo")).shape();
+        assert!(a3.ends_with("ethernet of unknown speed (no RDMA: a virtual NIC?)"), "{a3}");
+    }
 
     #[test]
     fn every_field_has_words() {
