@@ -30,14 +30,16 @@ pub fn state_bytes_per_param(sync: SyncStrategy, gpus: u32) -> f64 {
 /// scores not stored (selective recomputation, or FlashAttention, which recomputes them): 34 / t
 /// (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer Models", table 2).
 pub const ACTIVATION_BYTES_PER_LAYER: f64 = 34.0;
-/// With full recomputation a layer keeps only its input: 2 bytes per token per hidden unit (table 2).
+/// With full recomputation a layer keeps only its input: 2 bytes per token per hidden unit (table 2), split over the
+/// tensor-parallel ranks by sequence parallelism as the 34 are (section 4.2.2: the layer's input is in the
+/// sequence-parallel region).
 pub const CHECKPOINTED_BYTES_PER_LAYER: f64 = 2.0;
 /// The output layer's logits in FP32 for the loss: 4 bytes per token per vocabulary entry over t (section 4.3).
 pub const LOGIT_BYTES: f64 = 4.0;
 
 /// Activation bytes one GPU keeps, from the shape (Korthikanti et al. 2022): the first pipeline stage holds
-/// min(p, m) micro-batches of L/p layers (section 4.2.3), each layer 34 sbh / t, or 2 sbh with checkpointing
-/// plus one layer being recomputed; and the logits.
+/// min(p, m) micro-batches of L/p layers (section 4.2.3), each layer 34 sbh / t, or 2 sbh / t with checkpointing,
+/// and then one layer being recomputed at a time (once, not once per micro-batch in flight); and the logits.
 pub fn shape_activation_bytes(s: &Scenario) -> f64 {
     let l = s.layout();
     let shape = s.shape();
@@ -46,13 +48,13 @@ pub fn shape_activation_bytes(s: &Scenario) -> f64 {
     let full = sbh * ACTIVATION_BYTES_PER_LAYER / t;
     let stage_layers = f64::from(l.stage_layers(shape.layers));
     let in_flight = f64::from(l.pp.min(l.micro_batches));
-    let per_micro_batch = if l.activation_checkpointing {
-        stage_layers * sbh * CHECKPOINTED_BYTES_PER_LAYER + full
+    let (kept, recomputing) = if l.activation_checkpointing {
+        (stage_layers * sbh * CHECKPOINTED_BYTES_PER_LAYER / t, full)
     } else {
-        stage_layers * full
+        (stage_layers * full, 0.0)
     };
     let logits = LOGIT_BYTES * l.micro_batch_tokens() * f64::from(shape.vocab) / t;
-    per_micro_batch * in_flight + logits
+    kept * in_flight + recomputing + logits
 }
 
 /// Where the activation figure comes from.

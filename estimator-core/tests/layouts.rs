@@ -374,3 +374,26 @@ fn an_l40s_holds_what_its_driver_reports_and_a_7b_jobs_activations() {
     let ratio = named.memory.activation_bytes_per_gpu.get() / e.memory.activation_bytes_per_gpu.get();
     assert!((0.8..1.25).contains(&ratio), "{ratio}");
 }
+
+#[test]
+fn recomputed_activations_split_by_tensor_parallelism_and_do_not_grow_with_stages() {
+    // A stranger's try of issue 39: with checkpointing, activations grew with pipeline stages (one recomputed layer
+    // counted per micro-batch in flight) and did not split over TP. Korthikanti et al. 2022: the first stage holds
+    // p micro-batches of L/p layers' inputs (2 sbh / t each, sequence parallel), and recomputes one layer at a time.
+    let act = |tp: i64, pp: i64| {
+        estimate(&scenario(|i| {
+            i.model = Some("llama-3.1-70b".into());
+            i.params = 70.6e9;
+            i.sync = SyncStrategy::Zero3;
+            i.nodes = 8;
+            i.tp = tp;
+            i.pp = pp;
+            i.activation_checkpointing = true;
+        }))
+        .memory
+        .activation_bytes_per_gpu
+        .get()
+    };
+    assert!(act(8, 1) < act(1, 1) / 4.0, "TP 8 splits them: {} against {}", act(8, 1), act(1, 1));
+    assert!(act(8, 8) <= act(8, 1) * 1.01, "stages do not add: {} against {}", act(8, 8), act(8, 1));
+}
