@@ -397,3 +397,12 @@ fn recomputed_activations_split_by_tensor_parallelism_and_do_not_grow_with_stage
     assert!(act(8, 1) < act(1, 1) / 4.0, "TP 8 splits them: {} against {}", act(8, 1), act(1, 1));
     assert!(act(8, 8) <= act(8, 1) * 1.01, "stages do not add: {} against {}", act(8, 8), act(8, 1));
 }
+
+#[test]
+fn a_measured_bus_bandwidth_past_the_adapters_is_said() {
+    // 8 x 400 Gb/s on two nodes of 8: an all-reduce's bus bandwidth is at most 400 GB/s x 15/16 x 2 = 750 GB/s.
+    let e = estimate(&scenario(|i| i.measured_busbw_gbs = Some(5000.0)));
+    assert!(e.notes.iter().any(|n| n.contains("(at most 750 GB/s)")), "{:?}", e.notes);
+    let e = estimate(&scenario(|i| i.measured_busbw_gbs = Some(300.0)));
+    assert!(!e.notes.iter().any(|n| n.contains("more than the adapters carry")), "{:?}", e.notes);
+}
