@@ -776,10 +776,17 @@ pub const OFFERS: [Offer; 52] = [
     },
 ];
 
-/// The catalog id nearest to a mistyped one: at most a quarter of its characters (two at least) inserted, removed
-/// or replaced (Levenshtein distance, case-insensitive); `None` when none is that near.
+/// The catalog id nearest to a mistyped one: the shortest that starts with it, else one at most a quarter of its
+/// characters (two at least) inserted, removed or replaced away (Levenshtein distance, case-insensitive); `None`
+/// when none is that near.
 pub fn nearest_id(id: &str) -> Option<&'static str> {
-    let id: Vec<char> = id.trim().to_lowercase().chars().collect();
+    // A catalog id that starts with it first, the shortest (`aws-p5` for `aws-p5.48xlarge`, not `aws-p5en...`).
+    let lower = id.trim().to_lowercase();
+    let prefixed = OFFERS.iter().filter(|o| lower.len() >= 3 && o.id.starts_with(lower.as_str()));
+    if let Some(o) = prefixed.min_by_key(|o| o.id.len()) {
+        return Some(o.id);
+    }
+    let id: Vec<char> = lower.chars().collect();
     let limit = (id.len() / 4).max(2);
     OFFERS
         .iter()
@@ -819,6 +826,8 @@ mod tests {
         assert_eq!(nearest_id("aws-p5.48xlarg"), Some("aws-p5.48xlarge"));
         assert_eq!(nearest_id("AWS-P5.48XLARGE "), Some("aws-p5.48xlarge"));
         assert_eq!(nearest_id("my-own-cluster"), None);
+        assert_eq!(nearest_id("aws-p5"), Some("aws-p5.48xlarge"), "the shortest id it starts");
+        assert_eq!(nearest_id("aws-p5e"), Some("aws-p5e.48xlarge"));
         assert_eq!(edit_distance(&['a', 'b'], &['b', 'a']), 2);
     }
 }

@@ -217,7 +217,7 @@ impl PlanInput {
                 (None, None) if catalog => {} // priced, but left out by `only`
                 (None, None) => {
                     return Err(ScenarioError::missing(
-                        Field::Offer,
+                        Field::Price,
                         format!(
                             "unknown offer '{}'{}; or describe it (gpu, gpus_per_node, adapters, link_gbps, fabric)",
                             p.id,

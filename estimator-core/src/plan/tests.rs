@@ -181,7 +181,8 @@ fn bad_prices_and_offers_name_the_line_and_the_column() {
     // An unknown id without hardware, a catalog id with hardware, an unknown offer in `only`: refused by the plan.
     let bad = |p: PlanInput| plan(&job(), &p).expect_err("refused").field;
     let rows = |t: &str| parse_prices(t).expect("read");
-    assert_eq!(bad(PlanInput { prices: rows("nope=1"), ..Default::default() }), Field::Offer);
+    // A priced id that is no offer is the prices' error (issue 39: it was blamed on --only).
+    assert_eq!(bad(PlanInput { prices: rows("nope=1"), ..Default::default() }), Field::Price);
     let mine = "id,gpu,gpus_per_node,adapters,link_gbps,fabric\naws-p5.48xlarge,h100,8,4,200,ib\n";
     assert_eq!(bad(PlanInput { prices: rows(mine), ..Default::default() }), Field::Offer);
     assert_eq!(bad(PlanInput { only: only(&["nope"]), ..Default::default() }), Field::Offer);

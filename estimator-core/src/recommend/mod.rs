@@ -164,7 +164,7 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
     let kind = if mem.fits_one_node {
         if EXPLAIN {
             reasons.push(format!(
-                "The model states fit on one node: {} per GPU ({}) of the {cap} each {} has.",
+                "The model states and activations fit on one node: {} per GPU ({}) of the {cap} each {} has.",
                 gib(mem.one_node_bytes_per_gpu),
                 s.input().sync.label(),
                 gpu.name
@@ -204,8 +204,8 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
     } else if let Some(min_gpus) = mem.min_gpus_zero3 {
         if EXPLAIN {
             reasons.push(format!(
-                "One node is not enough: even sharded with ZeRO-3/FSDP over one node the model states need {} per \
-             GPU, more than the {cap} each {} has. It takes at least {min_gpus} GPUs, {} of {gpn}.",
+                "One node is not enough: even sharded with ZeRO-3/FSDP over one node the model states and activations \
+                 need {} per GPU, more than the {cap} each {} has. It takes at least {min_gpus} GPUs, {} of {gpn}.",
                 gib(mem.one_node_zero3_bytes_per_gpu),
                 gpu.name,
                 crate::human::plural(u64::from(min_nodes.unwrap_or(u32::MAX)), "node")
