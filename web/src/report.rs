@@ -236,10 +236,7 @@ pub fn handle(query: &str, side: Side, name: Option<&str>, size: Option<usize>, 
 /// adapters, with InfiniBand or RoCE from their link layer; or why nothing is offered.
 fn adapters_next_step(side: Side, adapters: &[import::ib::IbAdapter]) -> (Html, Option<Offer>) {
     let mut h = Html::new();
-    let ports: Vec<(&str, &import::ib::IbPort)> =
-        adapters.iter().flat_map(|a| a.ports.iter().map(move |p| (a.name.as_str(), p))).collect();
-    let down: Vec<String> =
-        ports.iter().filter(|(_, p)| !p.active).map(|(a, p)| format!("{a} port {}", p.port)).collect();
+    let down = import::ib::down_ports(adapters);
     if !down.is_empty() {
         crate::html!(
             h,
@@ -248,16 +245,10 @@ fn adapters_next_step(side: Side, adapters: &[import::ib::IbAdapter]) -> (Html, 
             down.join(", ")
         );
     }
-    let best = ports.iter().filter(|(_, p)| p.active).filter_map(|(_, p)| p.rate_gbps).fold(0.0_f64, f64::max);
-    let fast: Vec<&import::ib::IbPort> =
-        ports.iter().filter(|(_, p)| p.active && p.rate_gbps == Some(best)).map(|(_, p)| *p).collect();
-    if fast.is_empty() || best <= 0.0 {
+    let Some((n, best, fabric)) = import::ib::gpu_ports(adapters) else {
         h.push_static("<p id=\"paste-next\">No active port with a line rate: nothing to fill the scenario with.</p>");
         return (h, None);
-    }
-    let ethernet = fast.iter().any(|p| p.link_layer.as_deref().is_some_and(|l| l.eq_ignore_ascii_case("ethernet")));
-    let fabric = if ethernet { Fabric::Roce } else { Fabric::Infiniband };
-    let n = u32::try_from(fast.len()).unwrap_or(u32::MAX);
+    };
     let offer =
         Offer { side, busbw: None, adapters: Some((n, best, fabric)), nodes: None, gpus_per_node: None, gpu: None };
     crate::html!(

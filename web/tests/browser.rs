@@ -1040,16 +1040,7 @@ async fn a_measured_bus_bandwidth_is_shown_and_cleared_with_its_hardware() {
 async fn the_first_screen_leads_with_the_step_and_what_does_not_fit() {
     let (_h, root) = mount("");
     leptos::task::tick().await;
-    let secs = |id: &str| {
-        let t = text(id);
-        let (v, unit) = t.split_once(' ').unwrap_or((&t, "s"));
-        let v: f64 = v.parse().unwrap_or(f64::NAN);
-        match unit {
-            "ms" => v / 1e3,
-            "min" => v * 60.0,
-            _ => v,
-        }
-    };
+    let secs = |id: &str| seconds(&text(id));
     assert!(secs("a-step") > 3.0 * secs("b-step"), "25 GbE costs: {} against {}", text("a-step"), text("b-step"));
     assert!(secs("a-exposed") > 0.5 * secs("a-step"), "most of A's step is communication: {}", text("a-exposed"));
     let all = root.text_content().unwrap_or_default();

@@ -57,6 +57,29 @@ fn is_active(state: Option<&str>, phys: Option<&str>) -> bool {
     up(state, &["Active", "PORT_ACTIVE"]) && (phys.is_none() || up(phys, &["LinkUp", "LINK_UP"]))
 }
 
+/// The ports of an adapters' listing that are not active, as `mlx5_3 port 1`.
+pub fn down_ports(adapters: &[IbAdapter]) -> Vec<String> {
+    adapters
+        .iter()
+        .flat_map(|a| a.ports.iter().filter(|p| !p.active).map(move |p| format!("{} port {}", a.name, p.port)))
+        .collect()
+}
+
+/// The adapters that carry a GPU node's traffic, from an adapters' listing: the active ports at the highest line
+/// rate (slower ones carry storage or management), how many, their rate in Gb/s, and RoCE when their link layer is
+/// Ethernet, else InfiniBand. `None` when no active port states a rate.
+pub fn gpu_ports(adapters: &[IbAdapter]) -> Option<(u32, f64, crate::fabric::Fabric)> {
+    let active: Vec<&IbPort> = adapters.iter().flat_map(|a| a.ports.iter()).filter(|p| p.active).collect();
+    let best = active.iter().filter_map(|p| p.rate_gbps).fold(0.0_f64, f64::max);
+    let fast: Vec<&&IbPort> = active.iter().filter(|p| p.rate_gbps == Some(best)).collect();
+    if fast.is_empty() || best <= 0.0 {
+        return None;
+    }
+    let ethernet = fast.iter().any(|p| p.link_layer.as_deref().is_some_and(|l| l.eq_ignore_ascii_case("ethernet")));
+    let fabric = if ethernet { crate::fabric::Fabric::Roce } else { crate::fabric::Fabric::Infiniband };
+    Some((u32::try_from(fast.len()).unwrap_or(u32::MAX), best, fabric))
+}
+
 const MAX_ITEMS: usize = 4096;
 
 /// Reads `ibstat` output.
@@ -168,6 +191,27 @@ pub fn parse_ibv_devinfo(text: &str) -> Vec<IbAdapter> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fastest_active_ports_carry_the_gpus_and_a_down_one_is_named() {
+        let port = |n: u32, active: bool, rate: f64, layer: &str| IbPort {
+            port: n,
+            active,
+            rate_gbps: Some(rate),
+            link_layer: Some(layer.to_string()),
+            ..IbPort::default()
+        };
+        let card = |name: &str, p: IbPort| IbAdapter { name: name.to_string(), ports: vec![p], ..IbAdapter::default() };
+        let a = [
+            card("mlx5_0", port(1, true, 400.0, "InfiniBand")),
+            card("mlx5_1", port(1, true, 400.0, "InfiniBand")),
+            card("mlx5_2", port(1, false, 400.0, "InfiniBand")),
+            card("mlx5_bond", port(1, true, 25.0, "Ethernet")),
+        ];
+        assert_eq!(gpu_ports(&a), Some((2, 400.0, crate::fabric::Fabric::Infiniband)));
+        assert_eq!(down_ports(&a), ["mlx5_2 port 1"]);
+        assert_eq!(gpu_ports(&a[2..3]), None, "no active port");
+    }
 
     #[test]
     fn ibstat_and_devinfo_read_ports() {
