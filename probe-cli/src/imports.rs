@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use estimator_core::health::run_hardware;
 use estimator_core::human;
 use estimator_core::import::{Imported, NcclTestsRun, nccl_tests};
 use serde::Serialize;
@@ -46,7 +47,8 @@ pub struct RunSummary {
     pub test: Option<String>,
     /// Ranks and distinct hosts of its own rank lines.
     pub ranks: Option<u32>,
-    /// Distinct hosts.
+    /// Hosts: the distinct hosts when every rank's line is there, else the ranks over the GPUs per host that the
+    /// device numbers show (`health::run_hardware`); unknown when neither tells.
     pub hosts: Option<u32>,
     /// The GPU its rank lines name.
     pub gpu: Option<String>,
@@ -65,7 +67,7 @@ impl RunSummary {
             run: r.run,
             test: r.test.clone(),
             ranks: r.ranks,
-            hosts: r.nodes,
+            hosts: run_hardware(r).nodes,
             gpu: r.devices.iter().find_map(|d| d.gpu.clone()),
             rows: r.rows.len(),
             peak_busbw_gbs: r.peak_busbw_gbs,
@@ -155,7 +157,10 @@ fn describe(r: &FileResult) -> String {
                 run.ranks.map_or(String::new(), |r| format!(
                     ", {}{}",
                     human::plural(u64::from(r), "rank"),
-                    run.nodes.map_or(String::new(), |n| format!(" on {}", human::plural(u64::from(n), "host")))
+                    // An excerpt's rank lines may name fewer hosts than ran: counted as the health check counts.
+                    run_hardware(run)
+                        .nodes
+                        .map_or(String::new(), |n| format!(" on {}", human::plural(u64::from(n), "host")))
                 )),
                 gbs(run.peak_busbw_gbs),
                 gbs(run.avg_busbw_gbs),

@@ -196,3 +196,14 @@ fn several_runs_in_a_file_are_listed_and_health_judges_the_one_named() {
     assert!(out.status.code() == Some(2) && String::from_utf8_lossy(&out.stderr).contains("there is no run 3"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn an_excerpts_hosts_are_counted_as_health_counts_them() {
+    // CoreWeave's NVL72 rack: only the last rank line ("Rank 71 ... device 3") is kept, so its one host name is not
+    // the host count; 72 ranks at 4 GPUs a host (devices 0..3) are 18 hosts.
+    let rack = data("nccl-tests/nvl72/coreweave-gb200-nvl72-1rack-72gpu-allreduce.txt");
+    let out = cli().arg("import").arg(&rack).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(all_reduce_perf)") && text.contains("72 ranks on 18 hosts"), "{text}");
+    assert!(!text.contains("on 1 host"), "{text}");
+}

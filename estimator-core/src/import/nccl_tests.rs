@@ -409,7 +409,11 @@ fn parse_one(text: &str) -> NcclTestsRun {
             continue;
         }
         if run.test.is_none()
-            && let Some(t) = line.split(|c: char| c.is_whitespace() || c == '/').find(|t| t.ends_with("_perf"))
+            && let Some(t) = line
+                .split(|c: char| c.is_whitespace() || c == '/')
+                // Quoted in a note or Markdown: `all_reduce_perf`, "all_reduce_perf".
+                .map(|t| t.trim_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+                .find(|t| t.ends_with("_perf"))
         {
             run.test = Some(t.to_string());
         }
@@ -573,5 +577,8 @@ node-a:1274:1274 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>
         let sendrecv = format!("# sendrecv_perf -b 8 -e 8M\n{two}");
         assert_eq!(parse(&sendrecv).op(), None);
         assert_eq!(parse(&format!("./build/all_gather_perf -b 8\n{rs}")).op(), Some(Op::AllGather));
+        // Quoted in a note, the binary's name loses its quotes.
+        let quoted = parse(&format!("ran `all_gather_perf -b 8` and \"x\"\n{rs}"));
+        assert_eq!(quoted.test.as_deref(), Some("all_gather_perf"));
     }
 }
