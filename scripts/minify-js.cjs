@@ -1,4 +1,4 @@
-// Trunk post_build hook (trunk.toml): minifies the page's JavaScript in Trunk's staging directory with terser,
+// Trunk's post_build step (scripts/post-build.cjs), first: minifies the page's JavaScript in Trunk's staging directory with terser,
 // then rewrites the subresource-integrity hashes that index.html carries for the files it changed. Trunk's own
 // minifier cannot parse wasm-bindgen's glue and leaves it, and copies static/*.js as they are; minified, the first
 // load is about 3 KB (gzipped) lighter. Release builds only: `trunk serve` without --release keeps readable files.
