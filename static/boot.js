@@ -16,6 +16,14 @@ let queue = Promise.resolve();
 const pending = new Map();
 function reportWorker() {
   if (!worker) {
+    // The styles of all the worker draws, outside the first load.
+    if (!document.getElementById("sections-css")) {
+      const css = document.createElement("link");
+      css.rel = "stylesheet";
+      css.href = "sections.css";
+      css.id = "sections-css";
+      document.head.appendChild(css);
+    }
     worker = new Promise((resolve, reject) => {
       const w = new Worker("details-worker-loader.js");
       w.onerror = (e) => {

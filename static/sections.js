@@ -3,10 +3,6 @@
 // (web/src/run_section.rs, web/src/plan_section.rs), escaped there; this file moves their inputs into the URL,
 // which the app keeps when it writes its own pairs, and asks the worker again after each change. A plan row's
 // A/B button asks the worker for the page with that node in the scenario and hands it to the app (rdma-state).
-const css = document.createElement("link");
-css.rel = "stylesheet";
-css.href = "sections.css";
-document.head.appendChild(css);
 
 // "How to read this", the page's footer, below both sections: its text comes with this file, out of the first load.
 const assumptions = document.getElementById("assumptions-box");
