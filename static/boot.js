@@ -246,7 +246,18 @@ window.addEventListener("rdma-url", () => {
   detailsDirty = true;
   drawDetails();
 });
+// The verdict line changes with each keystroke and is not a live region: a screen reader hears it (#said) once a
+// field is left or a button pressed, after the app has drawn what that changed.
+function say() {
+  setTimeout(() => {
+    const v = document.getElementById("verdict");
+    const said = document.getElementById("said");
+    if (v && said && said.textContent !== v.textContent) said.textContent = v.textContent;
+  });
+}
+document.addEventListener("change", say);
 document.addEventListener("click", (e) => {
+  if (e.target.closest && e.target.closest("button")) say();
   if (e.target.id === "copy-link") {
     copy("share-link", "link");
   } else if (e.target.id === "copy-embed") {

@@ -694,6 +694,20 @@ async fn figures(c: &Client, server: &StaticServer, width: u32, height: u32) -> 
     wait_text(c, "verdict", |t| t.contains("different jobs")).await?;
     let v = text_of(c, "verdict").await?;
     assert!(v.contains("(they differ in the model") && !v.contains("shorter"), "{width}: {v}");
+    // Item 11: the verdict line is not a live region (it changes with each keystroke); #said reads it out once the
+    // field is left.
+    let said = "return [document.getElementById('verdict').getAttribute('aria-live'), \
+                document.getElementById('said').getAttribute('aria-live'), document.getElementById('said').textContent];";
+    let before = js(c, said).await?;
+    assert_eq!((&before[0], &before[1]), (&serde_json::Value::Null, &serde_json::json!("polite")), "{width}: {before}");
+    assert!(!before[2].as_str().unwrap_or_default().contains("different jobs"), "{width}: said while typing: {before}");
+    js(c, "document.getElementById('a-params').dispatchEvent(new Event('change', {bubbles: true})); return null;")
+        .await?;
+    wait_js(
+        c,
+        "return document.getElementById('said').textContent === document.getElementById('verdict').textContent;",
+    )
+    .await?;
     Ok(())
 }
 

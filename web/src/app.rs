@@ -192,7 +192,9 @@ fn Answer(a: SideState, b: SideState, embed: bool) -> impl IntoView {
     view! {
         <section class="answer" aria-labelledby="answer-title">
             <h2 id="answer-title" class:visually-hidden=embed>"Time per optimizer step"</h2>
-            <p class="verdict" id="verdict" aria-live="polite">{verdict}</p>
+            // Not a live region: it changes with each keystroke. boot.js reads it out (#said) once a field is left
+            // or a button pressed.
+            <p class="verdict" id="verdict">{verdict}</p>
             // On a phone the cards stack: this strip keeps both step times in view over them (CSS shows it there).
             <p class="strip" id="strip" aria-hidden="true">
                 <span class="badge a">"A"</span>{move || a.result.with(|r| human::secs(r.estimate.step.step_s))}
