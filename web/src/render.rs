@@ -148,10 +148,13 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
         };
         let through = if e.network_bytes_per_node.get() > 0.0 {
             format!(
-                "{} through each node's adapters ({} per GPU), at least {} at their line rate",
+                "{} through each node's adapters ({} per GPU), at least {} at their line rate for the {} no \
+                 algorithm avoids",
                 human::gb(e.network_bytes_per_node),
                 human::gb(e.network_bytes_per_gpu),
-                human::secs(e.lower_bound_s)
+                human::secs(e.lower_bound_s),
+                // The bound's own bytes: the flat ring's figure before it is more than some algorithm sends.
+                human::gb(e.network_floor_bytes_per_node)
             )
         } else {
             "nothing through the network adapters".to_string()

@@ -1196,6 +1196,11 @@ async fn a_bound_is_below_what_it_bounds() {
     assert!(v.contains("one-link reference for DDP's all-reduce"), "{v}");
     let floor = floor_of("a").expect("A's communication has its floor");
     assert!(floor > 0.0 && floor <= seconds(&text("a-comm")), "{floor} against {}", text("a-comm"));
+    // It checks by hand: the bytes it names over the node's 32 x 100 Gb/s (400 GB/s).
+    let how = by_id("a-comm").next_element_sibling().and_then(|e| e.text_content()).unwrap_or_default();
+    let bytes = how.split("line rate for the ").nth(1).and_then(|t| t.split(" GB no algorithm").next());
+    let gb: f64 = bytes.and_then(|b| b.parse().ok()).unwrap_or(f64::NAN);
+    assert!((gb / 400.0 - floor).abs() <= 0.01 * floor, "{gb} GB / 400 GB/s against {floor} s: {how}");
     assert!(seconds(&text("a-comm")) <= seconds(&text("a-step")));
     assert!(text("a-reference").ends_with(" s"), "the reference stays, named: {}", text("a-reference"));
     root.remove();
