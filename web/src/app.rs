@@ -408,7 +408,7 @@ fn Inputs(a: SideState, b: SideState) -> impl IntoView {
     };
     let same_job = move |_| {
         let job = a.form.get();
-        b.form.update(|f| f.take_job(&job));
+        b.edit(|f| f.take_job(&job));
     };
     let reset = move |_| {
         a.form.set(ScenarioForm::page_a());

@@ -470,14 +470,17 @@ pub fn result(query: &str) -> Html {
     h
 }
 
-/// The page query with scenario `side` set to offer `id`'s node on the plan's node count and layout (the sections'
-/// pairs kept), or `None` when the plan has no such row.
+/// The page query with scenario `side` set to offer `id`'s node on the plan's node count and layout, running the
+/// planned scenario's job that the row priced (the sections' pairs kept), or `None` when the plan has no such row.
 pub fn fill(query: &str, side: Side, id: &str) -> Option<String> {
     let (planned, p, _) = plan_of(query).ok()?;
     let o = p.offers.iter().find(|o| o.id == id)?;
     let nodes = o.nodes?;
     let (mut state, _) = PageState::from_query(query);
+    let job = if planned == Side::A { state.a.clone() } else { state.b.clone() };
     let form = if side == Side::A { &mut state.a } else { &mut state.b };
+    // The row priced the planned side's job: the other side takes it, or its card would price another job.
+    let _ = form.take_job(&job);
     // The row's node as the plan put it into the job (`NodeOffer::apply`), on the row's node count and layout,
     // taken into the form field by field by the table's roles: the hardware and the nodes.
     let (mut input, _) = form.read();
@@ -487,18 +490,17 @@ pub fn fill(query: &str, side: Side, id: &str) -> Option<String> {
     if let Some(sync) = o.sync {
         input.sync = sync;
     }
-    // Under "keep tokens per GPU" the row ran its own batch: the scenario whose job was planned runs it too, so its
-    // card shows the row's step (another side keeps its own job, and its own batch).
+    // Under "keep tokens per GPU" the row ran its own batch: the filled scenario runs it too, so its card shows the
+    // row's step.
     if let (BatchRule::KeepPerGpu, Some(tps), ComputeInput::Tokens { mfu, .. }) =
         (p.batch, o.tokens_per_step, input.compute)
-        && side == planned
     {
         input.compute = ComputeInput::Tokens { tokens_per_step: tps.round(), mfu };
     }
     let row = ScenarioForm::from_input(&input);
     form.take(&row, &[Role::Hardware, Role::Nodes]);
     form.set(FormField::Sync, &row.value(FormField::Sync)).ok()?;
-    if side == planned && p.batch == BatchRule::KeepPerGpu {
+    if p.batch == BatchRule::KeepPerGpu {
         form.set(FormField::Tokens, &row.value(FormField::Tokens)).ok()?;
     }
     form.clear_measured();

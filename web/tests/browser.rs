@@ -949,10 +949,14 @@ async fn typing_recomputes_and_bad_input_keeps_the_last_result() {
 
 async fn copy_swap_and_presets_move_whole_scenarios() {
     let (_h, root) = mount("");
-    // "B runs A's job": the job and its compute move, B's node and fabric stay.
+    // "B runs A's job": the job, its compute and its node count move, B's node and fabric stay.
     type_into("a-params", "70B").await;
     choose("a-sync", "zero3").await;
+    type_into("a-nodes", "4").await;
+    type_into("b-nodes", "8").await;
     click("same-job").await;
+    let b_nodes: HtmlInputElement = by_id("b-nodes").dyn_into().expect("input");
+    assert_eq!(b_nodes.value(), "4", "the same job on as many nodes");
     let b_params: HtmlInputElement = by_id("b-params").dyn_into().expect("input");
     assert_eq!(b_params.value(), "70B");
     let b_sync: HtmlSelectElement = by_id("b-sync").dyn_into().expect("select");

@@ -101,6 +101,10 @@ fn a_plan_ranks_the_offers_and_a_row_fills_a_scenario() {
     let row = p.offers.iter().find(|o| o.id == "aws-p5.48xlarge").expect("planned");
     assert_eq!(state.b.adapters, "32");
     assert_eq!(state.b.nodes, row.nodes.expect("fits").to_string());
+    // B runs the job the row priced, A's (B's own model was another).
+    let q3 = format!("{q}&a.params=3B");
+    let b3 = PageState::from_query(&plan_section::fill(&q3, Side::B, "aws-p5.48xlarge").expect("a row")).0.b;
+    assert_eq!(b3.params, "3B");
     assert!(filled.contains("plan.tokens=100B"), "{filled}");
     assert!(plan_section::fill(&q, Side::B, "no-such-offer").is_none());
     // A rack's row brings its NVLink domain, and a plain node's row takes it away again.
@@ -170,9 +174,12 @@ fn a_plan_says_its_batch_rule_shows_ids_the_fastest_option_and_the_top_rows() {
     let (state, _) = PageState::from_query(&filled);
     let tps = row.tokens_per_step.expect("fits");
     assert_eq!(state.a.tokens, format!("{}", tps.round() as u64));
-    // The other side keeps its own job and batch: the row was planned for A's.
+    // The other side runs the job the row priced, A's, with the row's batch: its card shows the row's step too.
     let other = PageState::from_query(&plan_section::fill(&per, Side::B, &row.id).expect("a row")).0;
-    assert_eq!(other.b.tokens, PageState::from_query(&per).0.b.tokens);
+    assert_eq!(other.b.tokens, state.a.tokens);
+    let b = other.b.to_scenario().expect("valid");
+    let b_step = estimator_core::step::estimate_step(&b).step_s.as_secs();
+    assert!((b_step - row.step_s.expect("step")).abs() <= 1e-9 * b_step, "B {b_step} against {:?}", row.step_s);
     let s = state.a.to_scenario().expect("valid");
     let step = estimator_core::step::estimate_step(&s).step_s.as_secs();
     assert!((step - row.step_s.expect("step")).abs() <= 1e-9 * step, "{step} against the row's {:?}", row.step_s);

@@ -325,11 +325,15 @@ impl ScenarioForm {
         Ok(())
     }
 
-    /// Takes `from`'s job: every field whose input in the core's table is the job's or its compute's (model,
-    /// layout, frameworks' settings, tokens and MFU), keeping this form's hardware, nodes and tuning. So A and B
-    /// compare the same job on two fabrics without typing it twice.
-    pub fn take_job(&mut self, from: &ScenarioForm) {
-        self.take(from, &[Role::Job, Role::Compute]);
+    /// Takes `from`'s job: every field whose input in the core's table is the job's, its compute's or its node
+    /// count (model, layout, frameworks' settings, tokens and MFU, nodes), keeping this form's hardware and tuning.
+    /// So A and B compare the same job on two fabrics without typing it twice (on other node counts a step given
+    /// in milliseconds is not the same work). A measured bus bandwidth belongs to the node count it was measured
+    /// on: a new count clears it, and what was cleared is returned in words.
+    pub fn take_job(&mut self, from: &ScenarioForm) -> Option<String> {
+        let nodes = self.value(FormField::Nodes);
+        self.take(from, &[Role::Nodes, Role::Job, Role::Compute]);
+        if self.value(FormField::Nodes) != nodes { self.clear_measured() } else { None }
     }
 
     /// Takes `from`'s fields whose input in the core's table has one of `roles`.
