@@ -1,28 +1,111 @@
 //! Memory fit: model states per GPU against the GPU's memory.
+//!
+//! The bytes per parameter are what the implementations each strategy stands for ([`SyncStrategy`]) allocate and
+//! keep through a step under BF16 mixed precision with Adam, read from their sources at these commits:
+//! pytorch/pytorch 2236df1770800ffea5697b11b0bb0d910b2e59e1 (v2.6.0), microsoft/DeepSpeed
+//! 38327e07f6cd39b63418f60cedd1651b0be3e7c3 and NVIDIA/Megatron-LM d98e8a64ddf34856e74b24714e3bedb2f5a39553.
+//! Where two implementations of one strategy keep different amounts, the larger counts, so that the model does not
+//! say "fits" where the common one runs out. Buffers that live only inside the optimizer step are not counted: the
+//! FP32 copy of the gradient partition DeepSpeed ZeRO-1/2 makes there (microsoft/DeepSpeed
+//! 38327e07f6cd39b63418f60cedd1651b0be3e7c3 `deepspeed/runtime/zero/stage_1_and_2.py:1890-1902`, freed at 1916),
+//! ZeRO-3's per sub-group (`deepspeed/runtime/zero/stage3.py:1898-1905`, freed at 1947), and the square roots
+//! PyTorch's foreach Adam allocates (pytorch/pytorch 2236df1770800ffea5697b11b0bb0d910b2e59e1
+//! `torch/optim/adam.py:675`).
 
 use serde::Serialize;
 
 use crate::scenario::{Scenario, SyncStrategy};
 use crate::units::Bytes;
 
-/// Bytes of model state per parameter with mixed-precision Adam: BF16/FP16 parameters and gradients (2 + 2) plus
-/// FP32 master parameters, momentum and variance (4 + 4 + 4). Source: Rajbhandari et al., "ZeRO", SC'20, 3.1.
+/// Bytes of model state per parameter with mixed-precision Adam, summed over the GPUs that shard them (ZeRO-3/FSDP
+/// keeps `16 / N` on each of N GPUs). FSDP: FP32 parameters and gradients (4 + 4) and Adam's momentum and variance
+/// (4 + 4); DeepSpeed ZeRO-3: BF16 parameters and gradients (2 + 2) and FP32 master parameters, momentum and
+/// variance (4 + 4 + 4). Sources: see [`state_bytes_per_param`].
 pub const MODEL_STATE_BYTES_PER_PARAM: f64 = 16.0;
 
-/// Of those, the optimizer states (K = 12 in the ZeRO paper: FP32 parameters, momentum, variance).
-pub const OPTIMIZER_STATE_BYTES_PER_PARAM: f64 = 12.0;
+/// Of those, the optimizer states DeepSpeed and Megatron-LM shard under ZeRO-1 (K = 12 in the ZeRO paper): FP32
+/// master parameters (microsoft/DeepSpeed 38327e07f6cd39b63418f60cedd1651b0be3e7c3
+/// `deepspeed/runtime/zero/stage_1_and_2.py:400-409`), momentum and variance ([`ADAM_STATE_BYTES_PER_PARAM`]).
+pub const OPTIMIZER_STATE_BYTES_PER_PARAM: f64 = FP32_BYTES + ADAM_STATE_BYTES_PER_PARAM;
 
-/// Model-state bytes per parameter that one GPU keeps when the states are sharded over `gpus` GPUs (ZeRO paper,
-/// figure 1): DDP 2 + 2 + K; ZeRO-1 2 + 2 + K/N; ZeRO-2 2 + (2 + K)/N; ZeRO-3 (2 + 2 + K)/N. HSDP is ZeRO-3
-/// over its shard group.
+/// Adam's momentum and variance, FP32, one pair per parameter the GPU updates: pytorch/pytorch
+/// 2236df1770800ffea5697b11b0bb0d910b2e59e1 `torch/optim/adam.py:174-180` (`exp_avg`, `exp_avg_sq`: `zeros_like`
+/// the parameter); microsoft/DeepSpeed 38327e07f6cd39b63418f60cedd1651b0be3e7c3
+/// `deepspeed/ops/adam/fused_adam.py:155-157` (the same on DeepSpeed's FP32 partition).
+pub const ADAM_STATE_BYTES_PER_PARAM: f64 = 8.0;
+
+/// PyTorch DDP's second copy of every gradient: the reducer's flat bucket (`Bucket::gradients`, pytorch/pytorch
+/// 2236df1770800ffea5697b11b0bb0d910b2e59e1 `torch/csrc/distributed/c10d/reducer.hpp:344-346`) is copied back to
+/// `param.grad` unless `gradient_as_bucket_view` (`reducer.hpp:325-326`), which is `False` by default
+/// (`torch/nn/parallel/distributed.py:639`) and whose saving is "equal to the total gradients size"
+/// (`distributed.py:566-570`). FP32: the buckets take the parameters' dtype, and AMP keeps the parameters FP32.
+pub const DDP_BUCKET_BYTES_PER_PARAM: f64 = FP32_BYTES;
+
+/// DeepSpeed ZeRO-3's gradient bucket, the same size whatever the model: `reduce_bucket_size` elements of the
+/// parameters' dtype (BF16), allocated once when the optimizer is built (microsoft/DeepSpeed
+/// 38327e07f6cd39b63418f60cedd1651b0be3e7c3 `deepspeed/runtime/zero/stage3.py:537-540`, the dtype at 189), 5e8 by
+/// default (`deepspeed/runtime/zero/config.py:109`): 1 GB. ZeRO-1/2 allocate theirs at each backward and free it
+/// at its end (`stage_1_and_2.py:2048-2060`, `676-680`), so it is not counted there.
+pub const ZERO3_BUCKET_BYTES: f64 = 5e8 * BF16_BYTES;
+
+/// A BF16 copy of each parameter or gradient.
+const BF16_BYTES: f64 = 2.0;
+/// An FP32 copy.
+const FP32_BYTES: f64 = 4.0;
+
+/// Model-state bytes per parameter that one GPU keeps when the states are sharded over `gpus` GPUs, under BF16
+/// mixed precision with Adam, from the implementations each strategy stands for:
+///
+/// | strategy | bytes per parameter | the larger of |
+/// | --- | --- | --- |
+/// | DDP | 20 | PyTorch DDP under AMP |
+/// | ZeRO-1 | 6 + 12/N | Megatron-LM's distributed optimizer (DeepSpeed stage 1: 4 + 12/N) |
+/// | ZeRO-2 | 2 + 16/N | FSDP `SHARD_GRAD_OP` / FSDP2 without resharding after forward (DeepSpeed stage 2: 2 + 14/N) |
+/// | ZeRO-3 | 16/N | FSDP `FULL_SHARD` / FSDP2 and DeepSpeed stage 3, alike (plus [`fixed_state_bytes`]) |
+/// | HSDP | 16/N over the shard group | FSDP `HYBRID_SHARD` / FSDP2 on a 2-D mesh |
+///
+/// PyTorch's `ZeroRedundancyOptimizer` beside DDP keeps DDP's parameters, gradients and buckets and shards only
+/// Adam's moments, 12 + 8/N; it is DDP's memory with less optimizer state, not counted as ZeRO-1 here.
 pub fn state_bytes_per_param(sync: SyncStrategy, gpus: u32) -> f64 {
     let n = f64::from(gpus.max(1));
-    let k = OPTIMIZER_STATE_BYTES_PER_PARAM;
     match sync {
-        SyncStrategy::Ddp => MODEL_STATE_BYTES_PER_PARAM,
-        SyncStrategy::Zero1 => 4.0 + k / n,
-        SyncStrategy::Zero2 => 2.0 + (2.0 + k) / n,
+        // pytorch/pytorch 2236df1770800ffea5697b11b0bb0d910b2e59e1: FP32 parameters and `param.grad` (AMP's
+        // autocast computes in BF16 and leaves both FP32), DDP's bucket copy of the gradients, Adam's moments:
+        // 4 + 4 + 4 + 8.
+        SyncStrategy::Ddp => FP32_BYTES + FP32_BYTES + DDP_BUCKET_BYTES_PER_PARAM + ADAM_STATE_BYTES_PER_PARAM,
+        // NVIDIA/Megatron-LM d98e8a64ddf34856e74b24714e3bedb2f5a39553: "6 + 12/d" for BF16 parameters and FP32
+        // gradients (`docs/user-guide/features/dist_optimizer.md:19`, `megatron/training/theoretical_memory_usage.py:296`):
+        // a BF16 parameter buffer and an FP32 gradient buffer over the whole model
+        // (`megatron/core/distributed/param_and_grad_buffer.py:1184-1195`, the gradients FP32 with BF16 at
+        // `param_and_grad_buffer.py:924` and `megatron/training/arguments.py:1215-1216`), the FP32 master
+        // parameters and Adam's moments sharded. DeepSpeed stage 1 keeps its gradients in BF16 (4 + 12/N).
+        SyncStrategy::Zero1 => BF16_BYTES + FP32_BYTES + OPTIMIZER_STATE_BYTES_PER_PARAM / n,
+        // pytorch/pytorch 2236df1770800ffea5697b11b0bb0d910b2e59e1: `SHARD_GRAD_OP` "does not reshard [the
+        // parameters] after the forward" (`torch/distributed/fsdp/api.py:43-47`,
+        // `torch/distributed/fsdp/_flat_param.py:130-133`), so the unsharded BF16 parameters
+        // (`_flat_param.py:1254-1263`) stay from forward to the end of backward; the sharded FP32 parameters,
+        // FP32 gradients (cast back to the parameters' dtype, `torch/distributed/fsdp/_runtime_utils.py:1036-1038`)
+        // and Adam's moments are sharded. FSDP2 with `reshard_after_forward=False` likewise
+        // (`torch/distributed/fsdp/_fully_shard/_fully_shard.py:112-113`). DeepSpeed stage 2 keeps BF16 gradient
+        // partitions instead (`deepspeed/runtime/zero/stage_1_and_2.py:1352-1354`): 2 + 14/N.
+        SyncStrategy::Zero2 => BF16_BYTES + (FP32_BYTES + FP32_BYTES + ADAM_STATE_BYTES_PER_PARAM) / n,
+        // pytorch/pytorch 2236df1770800ffea5697b11b0bb0d910b2e59e1: FSDP2 keeps each parameter's shard in its
+        // original dtype (`torch/distributed/fsdp/_fully_shard/_fsdp_param.py:388-394`, FP32 under a BF16
+        // `MixedPrecisionPolicy`, `_fsdp_param.py:416-421`) and its gradient shard cast back to it
+        // (`torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py:427`, kept at `:464`): 4 + 4 + 8 over N.
+        // microsoft/DeepSpeed 38327e07f6cd39b63418f60cedd1651b0be3e7c3 stage 3: BF16 parameter partitions
+        // (`deepspeed/runtime/zero/stage3.py:738`), BF16 gradient partitions (`stage3.py:547-549`), FP32 master
+        // partitions (`stage3.py:905-906`) and Adam's moments: 2 + 2 + 4 + 8 over N. The same 16/N.
         SyncStrategy::Zero3 | SyncStrategy::Hsdp => MODEL_STATE_BYTES_PER_PARAM / n,
+    }
+}
+
+/// Bytes of model state one GPU keeps whatever the model's size: DeepSpeed ZeRO-3's gradient bucket
+/// ([`ZERO3_BUCKET_BYTES`]), which FSDP has not, the larger counting. HSDP stands for FSDP alone: none.
+pub fn fixed_state_bytes(sync: SyncStrategy) -> f64 {
+    match sync {
+        SyncStrategy::Zero3 => ZERO3_BUCKET_BYTES,
+        SyncStrategy::Ddp | SyncStrategy::Zero1 | SyncStrategy::Zero2 | SyncStrategy::Hsdp => 0.0,
     }
 }
 
@@ -76,8 +159,8 @@ pub enum ActivationSource {
 /// Whether the job's memory fits, per GPU.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MemoryFit {
-    /// Model states per GPU in this scenario (16 bytes/param under DDP, less as ZeRO shards them and as tensor,
-    /// pipeline and expert parallelism split the model).
+    /// Model states per GPU in this scenario (20 bytes/param under DDP, less as ZeRO shards them and as tensor,
+    /// pipeline and expert parallelism split the model; see [`state_bytes_per_param`]).
     pub model_state_bytes_per_gpu: Bytes,
     /// Activations per GPU: as given, or from the model's shape (the generic shape of its size for a bare
     /// parameter count; see `activations_from`).
@@ -134,7 +217,9 @@ fn states_per_gpu(s: &Scenario, sync: SyncStrategy, p: Split) -> f64 {
     let experts = shape.expert_params() / (f64::from(etp) * f64::from(ep) * f64::from(pp));
     let expert_shard = (u64::from(p.shard.max(1)) * u64::from(tp) / (u64::from(etp) * u64::from(ep))).max(1);
     let expert_shard = u32::try_from(expert_shard).unwrap_or(u32::MAX);
-    dense * state_bytes_per_param(sync, p.shard) + experts * state_bytes_per_param(sync, expert_shard)
+    dense * state_bytes_per_param(sync, p.shard)
+        + experts * state_bytes_per_param(sync, expert_shard)
+        + fixed_state_bytes(sync)
 }
 
 /// Model states and activations per GPU against the GPU's memory.
@@ -177,9 +262,9 @@ pub fn memory_fit(s: &Scenario) -> MemoryFit {
     let (one_node, one_node_zero3) = on(s.gpus_per_node());
     let domain = s.nvlink_domain_gpus();
     let (one_domain, one_domain_zero3) = on(domain);
-    let free = mem - act;
+    let free = mem - act - fixed_state_bytes(SyncStrategy::Zero3);
     // ZeRO-3/FSDP spreads the whole model's states (every expert's too) over the job's GPUs: the fewest that hold
-    // them, rounded up to whole model replicas of tensor x pipeline parallelism.
+    // them beside its fixed bucket, rounded up to whole model replicas of tensor x pipeline parallelism.
     let states = s.shape().params * MODEL_STATE_BYTES_PER_PARAM;
     let split = f64::from(model_split.max(1));
     let min_gpus_zero3 =
@@ -216,28 +301,48 @@ mod tests {
     }
 
     #[test]
-    fn a_7b_model_needs_112_gb_of_states_under_ddp() {
+    fn a_7b_model_needs_140_gb_of_states_under_ddp() {
         let m = fit(|_| {});
-        assert_eq!(m.model_state_bytes_per_gpu.get(), 112e9);
-        assert!(!m.fits && !m.fits_one_node, "112 GB of states do not fit in an 80 GiB H100");
-        assert!(m.fits_one_node_zero3, "14 GB per GPU when sharded over 8");
+        assert_eq!(m.model_state_bytes_per_gpu.get(), 140e9, "7e9 x (4 + 4 + 4 + 8)");
+        assert!(!m.fits && !m.fits_one_node, "140 GB of states do not fit in an 80 GiB H100");
+        assert!(m.fits_one_node_zero3, "15 GB per GPU when sharded over 8: 112 GB / 8 + 1 GB of bucket");
         assert_eq!(m.min_gpus_zero3, Some(2));
     }
 
     #[test]
     fn zero3_shards_over_every_gpu() {
         let m = fit(|i| i.sync = SyncStrategy::Zero3);
-        assert_eq!(m.model_state_bytes_per_gpu.get(), 112e9 / 16.0);
+        assert_eq!(m.model_state_bytes_per_gpu.get(), 112e9 / 16.0 + 1e9, "16/N and DeepSpeed's 1 GB bucket");
         // The need on one node is its states and the same activations (a bare count's generic shape).
         assert_eq!(m.activations_from, ActivationSource::Generic);
         assert!(m.activation_bytes_per_gpu.get() > 0.0);
-        assert_eq!(m.one_node_bytes_per_gpu.get() - m.activation_bytes_per_gpu.get(), 112e9 / 8.0);
+        assert_eq!(m.one_node_bytes_per_gpu.get() - m.activation_bytes_per_gpu.get(), 112e9 / 8.0 + 1e9);
+    }
+
+    fn check(sync: SyncStrategy, gpus: u32, expect: f64) {
+        let got = state_bytes_per_param(sync, gpus);
+        assert!((got - expect).abs() < 1e-12, "{sync:?} on {gpus}: {got} bytes per parameter, not {expect}");
     }
 
     #[test]
-    fn zero1_and_zero2_shard_what_the_paper_says() {
-        // ZeRO paper, figure 1: 7.5B parameters on 64 GPUs need 120 GB (DDP), 31.4 GB (Pos), 16.6 GB (Pos+g)
-        // and 1.9 GB (Pos+g+p) per GPU.
+    fn the_implementations_keep_more_than_the_papers_figure_1() {
+        // ZeRO paper, figure 1 (K = 12): 16, 4 + 12/N, 2 + 14/N, 16/N. On 8 GPUs that was 16, 5.5, 3.75 and 2.
+        check(SyncStrategy::Ddp, 8, 20.0); // 4 + 4 + 4 (DDP's bucket copy) + 8
+        check(SyncStrategy::Zero1, 8, 7.5); // 2 + 4 (Megatron's FP32 gradient buffer) + 12/8
+        check(SyncStrategy::Zero2, 8, 4.0); // 2 + (4 + 4 + 8)/8: FSDP keeps FP32 gradient shards
+        check(SyncStrategy::Zero3, 8, 2.0); // 16/8, as the paper says
+        check(SyncStrategy::Hsdp, 8, 2.0);
+        assert_eq!(fixed_state_bytes(SyncStrategy::Zero3), 1e9, "5e8 BF16 elements of DeepSpeed's bucket");
+        assert_eq!(fixed_state_bytes(SyncStrategy::Hsdp), 0.0, "FSDP has no fixed bucket");
+        // One GPU: nothing is sharded, and each strategy keeps its implementation's whole states.
+        check(SyncStrategy::Zero1, 1, 18.0); // Megatron's non-distributed 18
+        check(SyncStrategy::Zero2, 1, 18.0);
+        check(SyncStrategy::Zero3, 1, MODEL_STATE_BYTES_PER_PARAM);
+    }
+
+    #[test]
+    fn states_per_gpu_are_what_the_implementations_keep() {
+        // 7.5B parameters on 64 GPUs, the ZeRO paper's figure 1 case (there 120, 31.4, 16.6 and 1.9 GB).
         let per_gpu = |sync| {
             fit(|i| {
                 i.params = 7.5e9;
@@ -249,15 +354,16 @@ mod tests {
                 / 1e9
         };
         for (sync, gb) in [
-            (SyncStrategy::Ddp, 120.0),
-            (SyncStrategy::Zero1, 31.4),
-            (SyncStrategy::Zero2, 16.6),
-            (SyncStrategy::Zero3, 1.9),
+            (SyncStrategy::Ddp, 150.0),      // 7.5 x 20
+            (SyncStrategy::Zero1, 46.40625), // 7.5 x (6 + 12/64)
+            (SyncStrategy::Zero2, 16.875),   // 7.5 x (2 + 16/64)
+            (SyncStrategy::Zero3, 2.875),    // 7.5 x 16/64 + 1
+            (SyncStrategy::Hsdp, 15.0),      // 7.5 x 16/8: sharded over a node of 8
         ] {
-            assert!((per_gpu(sync) - gb).abs() < 0.05, "{sync:?}: {} GB", per_gpu(sync));
+            assert!((per_gpu(sync) - gb).abs() < 1e-9, "{sync:?}: {} GB", per_gpu(sync));
         }
         let m = fit(|i| i.sync = SyncStrategy::Zero1);
-        assert!(m.fits, "7B with ZeRO-1 on 16 GPUs: 28 + 84/16 = 33.25 GB per GPU");
+        assert!(m.fits, "7B with ZeRO-1 on 16 GPUs: 7 x (6 + 12/16) = 47.25 GB per GPU");
     }
 
     #[test]
@@ -266,8 +372,11 @@ mod tests {
             i.params = 1e9;
             i.activation_bytes_per_gpu = 80e9;
         });
-        assert!(!m.fits, "16 GB + 80 GB > 80 GiB");
+        assert!(!m.fits, "20 GB + 80 GB > 80 GiB");
         let m = fit(|i| i.activation_bytes_per_gpu = 100e9);
         assert_eq!(m.min_gpus_zero3, None, "activations alone exceed an 80 GiB GPU");
+        let h100 = 81559.0 * 1024.0 * 1024.0;
+        let m = fit(|i| i.activation_bytes_per_gpu = h100 - 0.5e9);
+        assert_eq!(m.min_gpus_zero3, None, "ZeRO-3's 1 GB bucket does not fit beside the activations");
     }
 }

@@ -110,7 +110,7 @@ mod tests {
 
     #[test]
     fn the_fastest_layout_that_fits_is_chosen_and_said() {
-        // 7B on 2 x 8 H100: DDP's 16 bytes per parameter (104 GiB) do not fit an 80 GB H100; a sharded one does.
+        // 7B on 2 x 8 H100: DDP's 20 bytes per parameter (130 GiB) do not fit an 80 GB H100; a sharded one does.
         let (s, c) = choose_sync(&ScenarioInput::default()).expect("a layout");
         assert!(c.fits && c.sync != SyncStrategy::Ddp, "{c:?}");
         assert!(memory_fit(&s).fits);
@@ -132,8 +132,15 @@ mod tests {
     #[test]
     fn one_gpu_nodes_get_ddp_not_hsdp_over_one_gpu() {
         // A cloud VM with one H200 per node (tests/fixtures/nodes/h200-vm): HSDP's default shard group is the node's
-        // one GPU, which is DDP under another name; DDP, ZeRO-1 and HSDP tie, and the simplest is the advice.
-        let one = ScenarioInput { gpu: "h200".into(), gpus_per_node: 1, adapters_per_node: 1, ..Default::default() };
+        // one GPU, which is DDP under another name; DDP, ZeRO-1 and HSDP tie, and the simplest is the advice. 5B, so
+        // that DDP's 20 bytes per parameter fit the H200 (7B's 140 GB do not, beside the activations).
+        let one = ScenarioInput {
+            gpu: "h200".into(),
+            gpus_per_node: 1,
+            adapters_per_node: 1,
+            params: 5e9,
+            ..Default::default()
+        };
         let (s, c) = choose_sync(&one).expect("a layout");
         assert_eq!(c.sync, SyncStrategy::Ddp, "{}", c.why);
         assert!(!c.why.contains("HSDP") && s.warnings().iter().all(|w| !w.contains("HSDP")), "{}", c.why);

@@ -60,8 +60,9 @@ impl GradDtype {
 ///
 /// The volumes and the memory of each follow Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training
 /// Trillion Parameter Models", SC'20: section 7.2.1 (ZeRO-1 and ZeRO-2 move the same 2 x gradient bytes per
-/// participant as an all-reduce, as a reduce-scatter plus an all-gather), 7.2.2 (ZeRO-3 moves 1.5 x), and figure 1
-/// for the model states each GPU keeps ([`crate::memory`]).
+/// participant as an all-reduce, as a reduce-scatter plus an all-gather) and 7.2.2 (ZeRO-3 moves 1.5 x). The model
+/// states each GPU keeps are what the implementations named below allocate, the larger where they differ
+/// ([`crate::memory::state_bytes_per_param`]), not the paper's figure 1.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SyncStrategy {
@@ -69,7 +70,8 @@ pub enum SyncStrategy {
     #[default]
     Ddp,
     /// ZeRO-1: optimizer states sharded; gradients reduce-scattered and parameters all-gathered, the same bytes as
-    /// an all-reduce (DeepSpeed `stage: 1`, PyTorch `ZeroRedundancyOptimizer`).
+    /// an all-reduce (DeepSpeed `stage: 1`, Megatron-LM `--use-distributed-optimizer`; PyTorch
+    /// `ZeroRedundancyOptimizer` moves the same bytes but keeps DDP's memory, see [`crate::memory`]).
     Zero1,
     /// ZeRO-2: optimizer states and gradients sharded; the same bytes as an all-reduce (DeepSpeed `stage: 2`,
     /// FSDP `SHARD_GRAD_OP`).

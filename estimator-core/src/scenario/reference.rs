@@ -4,7 +4,7 @@
 //! the same figures (tests hold each to it).
 //!
 //! The job: ZeRO-1, whose gradient traffic is the all-reduce's bytes (the reference arithmetic's 14 GB) and whose
-//! model states fit an 80 GB H100 (DDP's 16 bytes per parameter do not: 104 GiB), at the batch and MFU of a cited
+//! model states fit an 80 GB H100 (DDP's 20 bytes per parameter do not: 130 GiB), at the batch and MFU of a cited
 //! public recipe. The seed's arithmetic beside it is DDP's gradient all-reduce whatever the layout:
 //! 7e9 x 2 = 14 GB, about 2 x 14 = 28 GB through each participant's link, 8.96 s at 25 Gb/s and 0.56 s at 400 Gb/s.
 
