@@ -711,6 +711,60 @@ async fn figures(c: &Client, server: &StaticServer, width: u32, height: u32) -> 
     Ok(())
 }
 
+/// How far the cells of table `#id` reach past the right edge of the box they scroll in (the nearest ancestor
+/// that clips), at most, in CSS pixels: 0 or less when no column is cut off.
+async fn cut_off(c: &Client, id: &str) -> Result<f64, String> {
+    let v = c
+        .execute(
+            "const t = document.getElementById(arguments[0]); if (!t) return null; \
+             let box = t.parentElement; while (box && getComputedStyle(box).overflowX === 'visible') box = box.parentElement; \
+             const right = (box || document.documentElement).getBoundingClientRect().right; \
+             return Math.max(-1e9, ...[...t.querySelectorAll('th, td')].filter(e => e.getClientRects().length) \
+             .map(e => e.getBoundingClientRect().right - right));",
+            vec![serde_json::json!(id)],
+        )
+        .await
+        .map_err(|e| e.to_string())?;
+    v.as_f64().ok_or_else(|| format!("no table #{id}"))
+}
+
+/// Issue 39, item 9, at one viewport: the traffic table (two layouts), the plan's table with all its offers and the
+/// nodes chart's labels fit their boxes: no column cut off, no two labels over each other.
+async fn tables(c: &Client, server: &StaticServer, viewport: &str) -> Result<(), String> {
+    let tp_pp = "v=3&a.params=70.6B&a.nodes=4&a.model=llama-3.1-70b&a.tp=8&a.pp=4";
+    for query in ["plan.tokens=100B&plan.all=1", tp_pp] {
+        c.goto(&server.url(&format!("index.html?{query}"))).await.map_err(|e| e.to_string())?;
+        wait_js(c, "return !!document.getElementById('a-step');").await?;
+        js(c, "document.querySelector('#a-traffic-details > summary').click(); return null;").await?;
+        wait_js(c, "return document.querySelectorAll('#a-traffic tbody tr').length >= 2;").await?;
+        let cut = cut_off(c, "a-traffic").await?;
+        assert!(cut <= 0.5, "{viewport} {query}: the traffic table is cut by {cut} px");
+        js(c, "document.getElementById('a-traffic').scrollIntoView(); return null;").await?;
+    }
+    save_screenshot(c, &format!("traffic-{viewport}.png")).await?;
+    c.goto(&server.url("index.html?plan.tokens=100B&plan.all=1")).await.map_err(|e| e.to_string())?;
+    wait_text(c, "a-reference", |t| t == "8.96 s").await?;
+    js(c, "document.getElementById('rental-plan').scrollIntoView(); return null;").await?;
+    wait_js(c, "return document.querySelectorAll('#plan-table tbody tr').length > 20;").await?;
+    let cut = cut_off(c, "plan-table").await?;
+    assert!(cut <= 0.5, "{viewport}: the plan's table with every offer is cut by {cut} px");
+    js(c, "document.getElementById('plan-table').scrollIntoView(); return null;").await?;
+    save_screenshot(c, &format!("plan-{viewport}.png")).await?;
+    js(c, "document.getElementById('nodes-chart').scrollIntoView(); return null;").await?;
+    wait_js(c, "return document.querySelectorAll('#nodes-chart path').length === 2;").await?;
+    let overlaps = js(
+        c,
+        "const r = [...document.querySelectorAll('#nodes-chart text')].map(t => [t.textContent, t.getBoundingClientRect()]); \
+         const out = []; r.forEach(([a, p], i) => r.slice(i + 1).forEach(([b, q]) => { \
+         if (p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom) out.push(a + ' / ' + b); })); \
+         return out;",
+    )
+    .await?;
+    assert_eq!(overlaps, serde_json::json!([]), "{viewport}: the nodes chart's labels overlap");
+    save_screenshot(c, &format!("nodes-{viewport}.png")).await?;
+    Ok(())
+}
+
 #[tokio::test(flavor = "current_thread")]
 #[ignore = "needs dist/ (trunk build) and chromedriver: run `make e2e`"]
 async fn the_built_page_in_chromium() {
@@ -737,6 +791,16 @@ async fn the_built_page_in_chromium() {
     }
     let _ = c.close().await;
     result.expect("issue 39's figures hold");
+
+    // Item 9 at a laptop's window and on a phone (a desktop window cannot be made as narrow as a phone).
+    let c = driver.session(&["--window-size=1366,900"]).await.expect("session");
+    let result = tables(&c, &server, "1366x900").await;
+    let _ = c.close().await;
+    result.expect("issue 39's tables fit at 1366x900");
+    let c = driver.phone_session(390, 844).await.expect("phone session");
+    let result = tables(&c, &server, "390x844").await;
+    let _ = c.close().await;
+    result.expect("issue 39's tables fit on a phone");
 
     let c = driver.session(&["--force-dark-mode", "--blink-settings=preferredColorScheme=0"]).await.expect("session");
     let result = dark(&c, &server).await;

@@ -157,8 +157,12 @@ pub const LEFT: f64 = 64.0;
 pub const RIGHT: f64 = 16.0;
 /// Plot area: top margin.
 pub const TOP: f64 = 12.0;
-/// Plot area: bottom margin (x labels).
-pub const BOTTOM: f64 = 36.0;
+/// Plot area: bottom margin: the x labels' row (baseline [`X_LABELS`] below the plot), then the axis title's (at
+/// the box's foot). A phone draws the labels at 22 units (style.css): with its cap height (about 16) and descent
+/// (about 6) the two rows stay apart, where 36 units made them overlap.
+pub const BOTTOM: f64 = 50.0;
+/// The x labels' baseline below the plot area.
+pub const X_LABELS: f64 = 18.0;
 
 fn value(p: &SweepPoint, axis: ChartAxis) -> f64 {
     match axis {
@@ -315,12 +319,15 @@ pub fn nodes_svg(c: &LineChart) -> Html {
             t.label,
         );
     }
-    for t in &c.x_ticks {
+    for (i, t) in c.x_ticks.iter().enumerate() {
+        // The first label starts at the y axis rather than centred on it, clear of the lowest y label beside it (a
+        // phone draws both at 22 units).
         html!(
             out,
-            r#"<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>"#,
+            r#"<text class="tick" x="{}" y="{}" text-anchor="{}">{}</text>"#,
             at(t.pos),
-            at(HEIGHT - BOTTOM + 16.0),
+            at(HEIGHT - BOTTOM + X_LABELS),
+            if i == 0 { "start" } else { "middle" },
             t.label
         );
     }

@@ -5,7 +5,7 @@
 use estimator_core::health::{Health, SizeCheck};
 use estimator_core::{Bytes, human};
 
-use crate::chart::{BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, log_gridlines};
+use crate::chart::{BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, X_LABELS, log_gridlines};
 use crate::html;
 use crate::html::Html;
 
@@ -97,7 +97,7 @@ pub fn lines_figure(id: &str, what: &str, lines: &[Line<'_>]) -> Html {
             out,
             r#"<text class="tick" x="{}" y="{}" text-anchor="{}">{}</text>"#,
             at(x(size)),
-            at(HEIGHT - BOTTOM + 16.0),
+            at(HEIGHT - BOTTOM + X_LABELS),
             anchor,
             human::binary(Bytes::new(size))
         );

@@ -9,7 +9,7 @@ use estimator_core::quantity::{parse_count, parse_duration};
 use estimator_core::scenario::{DEFAULT_MFU, DEFAULT_TOKENS_PER_STEP};
 use estimator_core::{BatchRule, ComputeInput, Seconds, human};
 
-use crate::chart::{BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, log_gridlines};
+use crate::chart::{BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, X_LABELS, log_gridlines};
 use crate::form::{FormField, ScenarioForm};
 use crate::html;
 use crate::html::Html;
@@ -274,7 +274,7 @@ fn chart(rows: &[(usize, &OfferPlan)], priced: bool) -> Html {
             out,
             r#"<text class="tick" x="{}" y="{}" text-anchor="middle">{}</text>"#,
             at(x(v)),
-            at(HEIGHT - BOTTOM + 16.0),
+            at(HEIGHT - BOTTOM + X_LABELS),
             human::sig(v, 2)
         );
         d += 1.0;
@@ -411,7 +411,8 @@ pub fn result(query: &str) -> Html {
         let gpu = estimator_core::catalog::lookup(&o.offer.gpu).spec().name;
         let gpus = format!("{} × {}", o.offer.gpus_per_node, gpu);
         let net = format!("{} × {}G {}", o.offer.adapters, human::num(o.offer.link_gbps, 0), o.offer.fabric.name());
-        html!(h, "<tr data-offer=\"{}\"><td>{}</td><td>", o.id, *n);
+        // Each cell names its column: a narrow box shows the rows as blocks of "column: value" (sections.css).
+        html!(h, "<tr data-offer=\"{}\"><td data-label=\"#\">{}</td><td>", o.id, *n);
         if o.source.starts_with("https://") {
             html!(h, "<a href=\"{}\" rel=\"noopener noreferrer\" title=\"{}\">{}</a>", o.source, o.source_note, o.name);
         } else {
@@ -428,7 +429,7 @@ pub fn result(query: &str) -> Html {
         };
         html!(
             h,
-            "</td><td>{}</td><td>{}<br><span class=\"fine\">{} exposed</span></td><td>{}</td><td>{}{}<br><span class=\"fine\">{}</span></td><td>{}</td><td>{}</td><td>{}</td><td>",
+            "</td><td data-label=\"nodes\">{}</td><td data-label=\"step\">{}<br><span class=\"fine\">{} exposed</span></td><td data-label=\"layout\">{}</td><td data-label=\"time to train\">{}{}<br><span class=\"fine\">{}</span></td><td data-label=\"GPU-hours\">{}</td><td data-label=\"$/GPU-h\">{}</td><td data-label=\"cost\">{}</td><td class=\"fill-cell\">",
             o.nodes.map_or_else(|| "–".to_string(), |n| n.to_string()),
             opt(o.step_s, |s| human::secs(Seconds::new(s))),
             opt(o.exposed_share, human::pct),

@@ -66,7 +66,8 @@ fn traffic_table(h: &mut Html, k: &str, s: &Scenario, e: &estimator_core::StepEs
         sent += t.bytes_per_gpu.get();
         html!(
             h,
-            r#"<tr><th scope="row">{0}</th><td>{1} ({2})</td><td>{3} × {4}</td><td>{5}</td><td>{6}</td><td>{7}</td><td>{8}</td></tr>"#,
+            // Each cell names its column: a narrow box shows the rows as blocks of "column: value" (sections.css).
+            r#"<tr><th scope="row">{0}</th><td data-label="Over">{1} ({2})</td><td data-label="Message">{3} × {4}</td><td data-label="Sent per GPU">{5}</td><td data-label="Through the adapters, per GPU">{6}</td><td data-label="Time">{7}</td><td data-label="Exposed">{8}</td></tr>"#,
             t.kind.label(),
             t.tier.name(),
             t.ranks,
@@ -80,7 +81,7 @@ fn traffic_table(h: &mut Html, k: &str, s: &Scenario, e: &estimator_core::StepEs
     }
     html!(
         h,
-        r#"<tr class="total"><th scope="row">Total</th><td></td><td></td><td>{}</td><td id="{}-traffic-network">{}</td><td>{}</td><td>{}</td></tr></tbody></table></div>"#,
+        r#"<tr class="total"><th scope="row">Total</th><td></td><td></td><td data-label="Sent per GPU">{}</td><td id="{}-traffic-network" data-label="Through the adapters, per GPU">{}</td><td data-label="Time">{}</td><td data-label="Exposed">{}</td></tr></tbody></table></div>"#,
         human::gb(estimator_core::Bytes::new(sent)),
         k,
         human::gb(e.network_bytes_per_gpu),
