@@ -81,7 +81,7 @@ fn traffic_table(h: &mut Html, k: &str, s: &Scenario, e: &estimator_core::StepEs
     }
     html!(
         h,
-        r#"<tr class="total"><th scope="row">Total</th><td></td><td></td><td data-label="Sent per GPU">{}</td><td id="{}-traffic-network" data-label="Through the adapters, per GPU">{}</td><td data-label="Time">{}</td><td data-label="Exposed">{}</td></tr></tbody></table></div>"#,
+        r#"<tr class="total"><th scope="row">Total</th><td></td><td></td><td data-label="Sent per GPU">{}</td><td data-label="Through the adapters, per GPU" id="{}-traffic-network">{}</td><td data-label="Time">{}</td><td data-label="Exposed">{}</td></tr></tbody></table></div>"#,
         human::gb(estimator_core::Bytes::new(sent)),
         k,
         human::gb(e.network_bytes_per_gpu),

@@ -99,9 +99,15 @@ fn the_volumes_on_a_card_add_up_with_its_traffic_table() {
         assert!(traffic.contains(&format!("({node} per node: this column × {} GPUs)", s.gpus_per_node())), "{label}");
         let total = between(&traffic, "<tr class=\"total\">", "</tr>");
         let comm = between(&card, "id=\"a-comm\">", "<");
-        assert!(total.contains(&format!("<td>{comm}</td>")), "{label}: time total against the card's {comm}: {total}");
+        assert!(
+            total.contains(&format!("<td data-label=\"Time\">{comm}</td>")),
+            "{label}: time total against the card's {comm}: {total}"
+        );
         let exposed = between(&card, "id=\"a-exposed\">", "<");
-        assert!(total.ends_with(&format!("<td>{exposed}</td>")), "{label}: exposed {exposed}: {total}");
+        assert!(
+            total.ends_with(&format!("<td data-label=\"Exposed\">{exposed}</td>")),
+            "{label}: exposed {exposed}: {total}"
+        );
     }
 }
 
