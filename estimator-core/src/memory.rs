@@ -100,6 +100,23 @@ pub fn state_bytes_per_param(sync: SyncStrategy, gpus: u32) -> f64 {
     }
 }
 
+/// Bytes per parameter of the FP32 working copy the optimizer step allocates over the parameters this GPU updates
+/// (all of them under DDP, its shard of `gpus` otherwise), held while the activations are already freed: DeepSpeed
+/// ZeRO-1/2's FP32 copy of the gradient partition (microsoft/DeepSpeed 38327e07f6cd39b63418f60cedd1651b0be3e7c3
+/// `deepspeed/runtime/zero/stage_1_and_2.py:1890-1902`, freed at 1916; ZeRO-3's per sub-group of at most
+/// `sub_group_size` elements, `stage3.py:1898-1905`, no more than its shard), and the square roots of the variance
+/// PyTorch's foreach Adam, its default on CUDA, allocates over every parameter it updates (pytorch/pytorch
+/// 2236df1770800ffea5697b11b0bb0d910b2e59e1 `torch/optim/adam.py:675`): 4 bytes either way, the larger counting.
+/// Megatron-LM's fused Adam makes none, so ZeRO-1 takes DeepSpeed's.
+pub fn step_copy_bytes_per_param(sync: SyncStrategy, gpus: u32) -> f64 {
+    match sync {
+        SyncStrategy::Ddp => FP32_BYTES,
+        SyncStrategy::Zero1 | SyncStrategy::Zero2 | SyncStrategy::Zero3 | SyncStrategy::Hsdp => {
+            FP32_BYTES / f64::from(gpus.max(1))
+        }
+    }
+}
+
 /// Bytes of model state one GPU keeps whatever the model's size: DeepSpeed ZeRO-3's gradient bucket
 /// ([`ZERO3_BUCKET_BYTES`]), which FSDP has not, the larger counting. HSDP stands for FSDP alone: none.
 pub fn fixed_state_bytes(sync: SyncStrategy) -> f64 {
@@ -167,7 +184,11 @@ pub struct MemoryFit {
     pub activation_bytes_per_gpu: Bytes,
     /// Where the activation figure comes from.
     pub activations_from: ActivationSource,
-    /// Their sum.
+    /// The optimizer step's FP32 working copy per GPU ([`step_copy_bytes_per_param`]), allocated after backward
+    /// has freed the activations.
+    pub optimizer_step_bytes_per_gpu: Bytes,
+    /// The most the GPU holds at once: the model states and the larger of the activations (through backward) and
+    /// the optimizer step's working copy (after it).
     pub total_bytes_per_gpu: Bytes,
     /// The GPU's memory.
     pub gpu_memory_bytes: Bytes,
@@ -209,17 +230,24 @@ struct Split {
     ep: u32,
 }
 
-/// Model-state bytes one GPU keeps with `sync` on the split `p`.
-fn states_per_gpu(s: &Scenario, sync: SyncStrategy, p: Split) -> f64 {
+/// Bytes one GPU keeps on the split `p` at `per_param(shard)` bytes per parameter of its dense part and of its
+/// experts, each over the GPUs that shard it.
+fn per_gpu(s: &Scenario, p: Split, per_param: impl Fn(u32) -> f64) -> f64 {
     let shape = s.shape();
     let (tp, pp, etp, ep) = (p.tp.max(1), p.pp.max(1), p.etp.max(1), p.ep.max(1));
     let dense = (shape.params - shape.expert_params()) / (f64::from(tp) * f64::from(pp));
     let experts = shape.expert_params() / (f64::from(etp) * f64::from(ep) * f64::from(pp));
     let expert_shard = (u64::from(p.shard.max(1)) * u64::from(tp) / (u64::from(etp) * u64::from(ep))).max(1);
     let expert_shard = u32::try_from(expert_shard).unwrap_or(u32::MAX);
-    dense * state_bytes_per_param(sync, p.shard)
-        + experts * state_bytes_per_param(sync, expert_shard)
-        + fixed_state_bytes(sync)
+    dense * per_param(p.shard) + experts * per_param(expert_shard)
+}
+
+/// What one GPU holds with `sync` on the split `p`: its model states, and the most of what comes and goes beside
+/// them, the activations `act` through backward or the optimizer step's working copy after it.
+fn need(s: &Scenario, sync: SyncStrategy, p: Split, act: f64) -> (f64, f64) {
+    let states = per_gpu(s, p, |n| state_bytes_per_param(sync, n)) + fixed_state_bytes(sync);
+    let copy = per_gpu(s, p, |n| step_copy_bytes_per_param(sync, n));
+    (states, states + act.max(copy))
 }
 
 /// Model states and activations per GPU against the GPU's memory.
@@ -241,7 +269,9 @@ pub fn memory_fit(s: &Scenario) -> MemoryFit {
         _ => l.dp,
     };
     let model_split = l.tp.saturating_mul(l.pp);
-    let here = states_per_gpu(s, sync, Split { tp: l.tp, pp: l.pp, shard, etp: l.etp, ep: l.ep });
+    let split = Split { tp: l.tp, pp: l.pp, shard, etp: l.etp, ep: l.ep };
+    let (here, total) = need(s, sync, split, act);
+    let copy = per_gpu(s, split, |n| step_copy_bytes_per_param(sync, n));
     // On `gpus` GPUs (one node, one NVLink domain) the model is split at most over them; the data-parallel ranks
     // are the rest, and the experts fold into a stage's ranks as far as they go. As configured, and with
     // ZeRO-3/FSDP.
@@ -257,34 +287,41 @@ pub fn memory_fit(s: &Scenario) -> MemoryFit {
             _ => dp,
         };
         let split = Split { tp, pp, shard, etp, ep };
-        (states_per_gpu(s, sync, split), states_per_gpu(s, SyncStrategy::Zero3, Split { shard: dp, ..split }))
+        (need(s, sync, split, act).1, need(s, SyncStrategy::Zero3, Split { shard: dp, ..split }, act).1)
     };
     let (one_node, one_node_zero3) = on(s.gpus_per_node());
     let domain = s.nvlink_domain_gpus();
     let (one_domain, one_domain_zero3) = on(domain);
-    let free = mem - act - fixed_state_bytes(SyncStrategy::Zero3);
+    let fixed = fixed_state_bytes(SyncStrategy::Zero3);
     // ZeRO-3/FSDP spreads the whole model's states (every expert's too) over the job's GPUs: the fewest that hold
-    // them beside its fixed bucket, rounded up to whole model replicas of tensor x pipeline parallelism.
-    let states = s.shape().params * MODEL_STATE_BYTES_PER_PARAM;
+    // them beside its fixed bucket and the activations, and at the optimizer step beside its working copy (then
+    // 16 + 4 bytes per parameter over N), rounded up to whole model replicas of tensor x pipeline parallelism.
+    let params = s.shape().params;
+    let states = params * MODEL_STATE_BYTES_PER_PARAM;
+    let at_step = params * (MODEL_STATE_BYTES_PER_PARAM + step_copy_bytes_per_param(SyncStrategy::Zero3, 1));
     let split = f64::from(model_split.max(1));
-    let min_gpus_zero3 =
-        (free > 0.0).then(|| (((states / free).ceil() / split).ceil() * split).clamp(1.0, 1e15) as u64);
+    let (free, free_at_step) = (mem - act - fixed, mem - fixed);
+    let min_gpus_zero3 = (free > 0.0).then(|| {
+        let gpus = (states / free).ceil().max((at_step / free_at_step).ceil());
+        ((gpus / split).ceil() * split).clamp(1.0, 1e15) as u64
+    });
     MemoryFit {
         model_state_bytes_per_gpu: Bytes::new(here),
         activation_bytes_per_gpu: Bytes::new(act),
         activations_from,
-        total_bytes_per_gpu: Bytes::new(here + act),
+        optimizer_step_bytes_per_gpu: Bytes::new(copy),
+        total_bytes_per_gpu: Bytes::new(total),
         gpu_memory_bytes: Bytes::new(mem),
-        fits: here + act <= mem,
-        one_node_bytes_per_gpu: Bytes::new(one_node + act),
-        fits_one_node: one_node + act <= mem,
-        one_node_zero3_bytes_per_gpu: Bytes::new(one_node_zero3 + act),
-        fits_one_node_zero3: one_node_zero3 + act <= mem,
+        fits: total <= mem,
+        one_node_bytes_per_gpu: Bytes::new(one_node),
+        fits_one_node: one_node <= mem,
+        one_node_zero3_bytes_per_gpu: Bytes::new(one_node_zero3),
+        fits_one_node_zero3: one_node_zero3 <= mem,
         nvlink_domain_gpus: domain,
-        one_domain_bytes_per_gpu: Bytes::new(one_domain + act),
-        fits_one_domain: one_domain + act <= mem,
-        one_domain_zero3_bytes_per_gpu: Bytes::new(one_domain_zero3 + act),
-        fits_one_domain_zero3: one_domain_zero3 + act <= mem,
+        one_domain_bytes_per_gpu: Bytes::new(one_domain),
+        fits_one_domain: one_domain <= mem,
+        one_domain_zero3_bytes_per_gpu: Bytes::new(one_domain_zero3),
+        fits_one_domain_zero3: one_domain_zero3 <= mem,
         min_gpus_zero3,
     }
 }
@@ -378,5 +415,40 @@ mod tests {
         let h100 = 81559.0 * 1024.0 * 1024.0;
         let m = fit(|i| i.activation_bytes_per_gpu = h100 - 0.5e9);
         assert_eq!(m.min_gpus_zero3, None, "ZeRO-3's 1 GB bucket does not fit beside the activations");
+    }
+
+    #[test]
+    fn the_optimizer_steps_working_copy_replaces_the_activations_when_larger() {
+        // 13B with ZeRO-2 on one node of 4 GPUs, 1 GB of activations given: states 13 x (2 + 16/4) = 78 GB; the
+        // step's FP32 copy of each GPU's gradient shard is 13 x 4/4 = 13 GB, held after the activations are freed.
+        let m = fit(|i| {
+            i.params = 13e9;
+            i.sync = SyncStrategy::Zero2;
+            i.nodes = 1;
+            i.gpus_per_node = 4;
+            i.activation_bytes_per_gpu = 1e9;
+        });
+        let gb = |b: Bytes| b.get() / 1e9;
+        assert!((gb(m.model_state_bytes_per_gpu) - 78.0).abs() < 1e-9);
+        assert!((gb(m.optimizer_step_bytes_per_gpu) - 13.0).abs() < 1e-9);
+        assert!((gb(m.total_bytes_per_gpu) - 91.0).abs() < 1e-9, "78 + max(1, 13)");
+        assert!(!m.fits, "91 GB on an 80 GiB H100 (85.5 GB)");
+        // With larger activations they set the peak, as before; the identity holds either way.
+        let m = fit(|i| i.activation_bytes_per_gpu = 40e9); // DDP 7B: a 28 GB copy
+        let most = m.activation_bytes_per_gpu.get().max(m.optimizer_step_bytes_per_gpu.get());
+        assert!((m.total_bytes_per_gpu.get() - m.model_state_bytes_per_gpu.get() - most).abs() < 1.0);
+        assert!(m.activation_bytes_per_gpu.get() > m.optimizer_step_bytes_per_gpu.get());
+        // DDP copies every parameter it updates: 4 bytes per parameter, not sharded.
+        assert_eq!(step_copy_bytes_per_param(SyncStrategy::Ddp, 8), 4.0);
+        assert_eq!(step_copy_bytes_per_param(SyncStrategy::Zero1, 8), 0.5);
+        // ZeRO-3 on the fewest GPUs: at the step 20 bytes per parameter over N beside the 1 GB bucket.
+        let m = fit(|i| {
+            i.params = 70e9;
+            i.sync = SyncStrategy::Zero3;
+            i.activation_bytes_per_gpu = 1e9;
+        });
+        let h100 = 81559.0 * 1024.0 * 1024.0;
+        let n = m.min_gpus_zero3.expect("fits on some count") as f64;
+        assert!(70e9 * 20.0 / n + 1e9 <= h100 && 70e9 * 20.0 / (n - 1.0) + 1e9 > h100, "{n}");
     }
 }

@@ -201,12 +201,12 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
     if !m.fits {
         let _ = writeln!(
             t,
-            "  DOES NOT FIT: {} per GPU with {} ({} of model states, {} of activations), the {} has {}. The step \
-             below is for a job that cannot run as configured.\n",
+            "  DOES NOT FIT: {} per GPU with {} ({} of model states, {}), the {} has {}. The step below is for a \
+             job that cannot run as configured.\n",
             human::gib(m.total_bytes_per_gpu),
             st.layout.description(),
             human::gib(m.model_state_bytes_per_gpu),
-            human::gib(m.activation_bytes_per_gpu),
+            beside_states(m),
             s.gpu().name,
             human::gib(m.gpu_memory_bytes)
         );
@@ -526,4 +526,18 @@ fn sweep_text(axis: &str, points: &[SweepPoint]) -> String {
         );
     }
     t
+}
+
+/// What the peak holds beside the model states, in words: the activations through backward, or the optimizer step's
+/// FP32 working copy after it where that is larger (`memory::step_copy_bytes_per_param`).
+fn beside_states(m: &estimator_core::memory::MemoryFit) -> String {
+    if m.optimizer_step_bytes_per_gpu.get() > m.activation_bytes_per_gpu.get() {
+        format!(
+            "{} of the optimizer step's FP32 working copy, more than the {} of activations freed before it",
+            human::gib(m.optimizer_step_bytes_per_gpu),
+            human::gib(m.activation_bytes_per_gpu)
+        )
+    } else {
+        format!("{} of activations", human::gib(m.activation_bytes_per_gpu))
+    }
 }

@@ -164,7 +164,8 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
     let kind = if mem.fits_one_node {
         if EXPLAIN {
             reasons.push(format!(
-                "The model states and activations fit on one node: {} per GPU ({}) of the {cap} each {} has.",
+                "The model states and activations (or the optimizer step's working copy) fit on one node: {} per \
+                 GPU ({}) of the {cap} each {} has.",
                 gib(mem.one_node_bytes_per_gpu),
                 s.input().sync.label(),
                 gpu.name
@@ -174,8 +175,9 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
     } else if mem.fits_one_node_zero3 {
         if EXPLAIN {
             reasons.push(format!(
-                "With {} on one node every GPU holds {} of model states, more than the {cap} each {} has; sharded \
-             with ZeRO-3/FSDP over the node's data-parallel GPUs it needs {} per GPU and fits on one node.",
+                "With {} on one node every GPU holds {} at its peak (the model states with the activations or the \
+                 optimizer step's copy), more than the {cap} each {} has; sharded with ZeRO-3/FSDP over the node's \
+                 data-parallel GPUs it needs {} per GPU and fits on one node.",
                 s.input().sync.label(),
                 gib(mem.one_node_bytes_per_gpu),
                 gpu.name,
