@@ -43,12 +43,14 @@ impl SideState {
     }
 
     /// What the stale inputs are, for the line that says the page shows the last valid ones: each field that does
-    /// not read, with why.
+    /// not read, by name. Why is said beside the field: a card never echoes a value, which may be a link's text
+    /// (an embed would show it in someone's documentation).
     fn stale_line(self) -> String {
-        let fields = self.errors.with(|e| {
-            e.iter().map(|e| format!("{} ({})", e.field.input().label, e.message)).collect::<Vec<_>>().join("; ")
-        });
-        format!("Showing {}'s last valid inputs, not what is typed: fix {fields}.", self.side.label())
+        let fields = self.errors.with(|e| e.iter().map(|e| e.field.input().label).collect::<Vec<_>>().join(", "));
+        format!(
+            "Showing {}'s last valid inputs, not what is typed: fix {fields} (why is said at the field).",
+            self.side.label()
+        )
     }
 
     /// Whether the form is valid, so that what shows is for the inputs as typed.
