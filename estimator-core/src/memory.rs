@@ -100,6 +100,26 @@ pub fn state_bytes_per_param(sync: SyncStrategy, gpus: u32) -> f64 {
     }
 }
 
+/// The fewest model-state bytes per parameter one GPU keeps with `sync` over `gpus` GPUs as any implementation
+/// of it allocates them: the ZeRO paper's figure 1 (Rajbhandari et al., SC'20, K = 12): DDP 16 (PyTorch DDP with
+/// `gradient_as_bucket_view=True`, pytorch/pytorch 2236df1770800ffea5697b11b0bb0d910b2e59e1
+/// `torch/nn/parallel/distributed.py:566-570`), ZeRO-1 4 + 12/N and ZeRO-2 2 + 14/N (DeepSpeed stages 1 and 2,
+/// BF16 gradients: microsoft/DeepSpeed 38327e07f6cd39b63418f60cedd1651b0be3e7c3
+/// `deepspeed/runtime/zero/stage_1_and_2.py:364`, `1352-1354`), ZeRO-3 and HSDP 16/N (FSDP, no fixed bucket);
+/// with a fused Adam no working copy is made at the step (Megatron-LM's, PyTorch's `fused=True`). With the
+/// activations it is the low end of what the job needs: under it no implementation fits, above the larger
+/// figure ([`state_bytes_per_param`]) none does not.
+pub fn least_state_bytes_per_param(sync: SyncStrategy, gpus: u32) -> f64 {
+    let n = f64::from(gpus.max(1));
+    let k = OPTIMIZER_STATE_BYTES_PER_PARAM;
+    match sync {
+        SyncStrategy::Ddp => MODEL_STATE_BYTES_PER_PARAM,
+        SyncStrategy::Zero1 => BF16_BYTES + BF16_BYTES + k / n,
+        SyncStrategy::Zero2 => BF16_BYTES + (BF16_BYTES + k) / n,
+        SyncStrategy::Zero3 | SyncStrategy::Hsdp => MODEL_STATE_BYTES_PER_PARAM / n,
+    }
+}
+
 /// Bytes per parameter of the FP32 working copy the optimizer step allocates over the parameters this GPU updates
 /// (all of them under DDP, its shard of `gpus` otherwise), held while the activations are already freed: DeepSpeed
 /// ZeRO-1/2's FP32 copy of the gradient partition (microsoft/DeepSpeed 38327e07f6cd39b63418f60cedd1651b0be3e7c3
@@ -192,8 +212,15 @@ pub struct MemoryFit {
     pub total_bytes_per_gpu: Bytes,
     /// The GPU's memory.
     pub gpu_memory_bytes: Bytes,
-    /// Whether the scenario fits as configured.
+    /// Whether the scenario fits as configured, as the implementation that needs most allocates it.
     pub fits: bool,
+    /// The low end of the need: the fewest model-state bytes any implementation keeps
+    /// ([`least_state_bytes_per_param`]) and the activations.
+    pub least_total_bytes_per_gpu: Bytes,
+    /// Whether it does not fit as the implementation that needs most allocates it but does as the one that needs
+    /// least would (`least_total_bytes_per_gpu` within the GPU's memory): the model cannot tell, the framework and
+    /// its settings decide.
+    pub may_fit: bool,
     /// Per-GPU need if the job ran on one node with the same layout.
     pub one_node_bytes_per_gpu: Bytes,
     /// Whether it fits on one node with the same layout.
@@ -271,6 +298,7 @@ pub fn memory_fit(s: &Scenario) -> MemoryFit {
     let model_split = l.tp.saturating_mul(l.pp);
     let split = Split { tp: l.tp, pp: l.pp, shard, etp: l.etp, ep: l.ep };
     let (here, total) = need(s, sync, split, act);
+    let least = per_gpu(s, split, |n| least_state_bytes_per_param(sync, n)) + act;
     let copy = per_gpu(s, split, |n| step_copy_bytes_per_param(sync, n));
     // On `gpus` GPUs (one node, one NVLink domain) the model is split at most over them; the data-parallel ranks
     // are the rest, and the experts fold into a stage's ranks as far as they go. As configured, and with
@@ -313,6 +341,8 @@ pub fn memory_fit(s: &Scenario) -> MemoryFit {
         total_bytes_per_gpu: Bytes::new(total),
         gpu_memory_bytes: Bytes::new(mem),
         fits: total <= mem,
+        least_total_bytes_per_gpu: Bytes::new(least),
+        may_fit: total > mem && least <= mem,
         one_node_bytes_per_gpu: Bytes::new(one_node),
         fits_one_node: one_node <= mem,
         one_node_zero3_bytes_per_gpu: Bytes::new(one_node_zero3),
@@ -415,6 +445,35 @@ mod tests {
         let h100 = 81559.0 * 1024.0 * 1024.0;
         let m = fit(|i| i.activation_bytes_per_gpu = h100 - 0.5e9);
         assert_eq!(m.min_gpus_zero3, None, "ZeRO-3's 1 GB bucket does not fit beside the activations");
+    }
+
+    #[test]
+    fn between_the_implementations_the_model_cannot_tell() {
+        // 7B with ZeRO-1 on one node of 8 H100 (85.5 GB), 20 GB of activations given: as Megatron-LM allocates it
+        // 7 x (6 + 12/8) + 20 = 72.5 GB, which fits; on 4 GPUs 7 x (6 + 3) + 20 = 83 GB fits too; on 2 GPUs
+        // 7 x (6 + 6) + 20 = 104 GB does not, nor the least, 7 x (4 + 6) + 20 = 90 GB.
+        let on = |gpus: i64, act: f64| {
+            fit(|i| {
+                i.sync = SyncStrategy::Zero1;
+                i.nodes = 1;
+                i.gpus_per_node = gpus;
+                i.activation_bytes_per_gpu = act;
+            })
+        };
+        let m = on(2, 20e9);
+        assert!(!m.fits && !m.may_fit, "{m:?}");
+        assert!((m.least_total_bytes_per_gpu.get() - 90e9).abs() < 1.0);
+        // 2 GPUs with 10 GB of activations: 94 GB as Megatron keeps it, 80 GB as DeepSpeed stage 1 does.
+        let m = on(2, 10e9);
+        assert!(!m.fits && m.may_fit, "{m:?}");
+        assert!(m.least_total_bytes_per_gpu <= m.total_bytes_per_gpu);
+        let m = on(8, 20e9);
+        assert!(m.fits && !m.may_fit);
+        for sync in SyncStrategy::ALL {
+            for n in [1, 2, 8, 64] {
+                assert!(least_state_bytes_per_param(sync, n) <= state_bytes_per_param(sync, n), "{sync:?} {n}");
+            }
+        }
     }
 
     #[test]

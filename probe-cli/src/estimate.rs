@@ -201,15 +201,26 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
     if !m.fits {
         let _ = writeln!(
             t,
-            "  DOES NOT FIT: {} per GPU with {} ({} of model states, {}), the {} has {}. The step below is for a \
-             job that cannot run as configured.\n",
+            "  {}: {} per GPU with {} ({} of model states, {}), the {} has {}. The step below is for a job that {} \
+             as configured.\n",
+            if m.may_fit { "MAY NOT FIT" } else { "DOES NOT FIT" },
             human::gib(m.total_bytes_per_gpu),
             st.layout.description(),
             human::gib(m.model_state_bytes_per_gpu),
             beside_states(m),
             s.gpu().name,
-            human::gib(m.gpu_memory_bytes)
+            human::gib(m.gpu_memory_bytes),
+            if m.may_fit { "may not run" } else { "cannot run" }
         );
+        if m.may_fit {
+            let _ = writeln!(
+                t,
+                "  That is as the implementation that keeps most allocates it; as the one that keeps least does (the ZeRO paper's figure: DDP with gradient_as_bucket_view, DeepSpeed's BF16 gradients, \
+                 a fused Adam), {} of {}. Which one runs decides: measure before renting.\n",
+                human::gib(m.least_total_bytes_per_gpu),
+                human::gib(m.gpu_memory_bytes)
+            );
+        }
     }
     let row = |t: &mut String, k: &str, v: String| {
         let _ = writeln!(t, "  {k:<22} {v}");
@@ -405,7 +416,13 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
             "{} of {} ({})",
             human::gib(m.total_bytes_per_gpu),
             human::gib(m.gpu_memory_bytes),
-            if m.fits { "fits" } else { "does not fit" }
+            if m.fits {
+                "fits"
+            } else if m.may_fit {
+                "may not fit: the implementations differ"
+            } else {
+                "does not fit"
+            }
         ),
     );
     let kind = match e.recommendation.kind {

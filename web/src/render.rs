@@ -106,12 +106,23 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
     if !m.fits {
         html!(
             h,
-            r#"<p class="nofit" id="{0}-nofit"><b>Does not fit:</b> {1} per GPU with {2}, the {3} has {4}. The step below is for a job that cannot run as configured.</p>"#,
+            r#"<p class="nofit" id="{0}-nofit"><b>{5}:</b> {1} per GPU with {2}, the {3} has {4}{6}. The step below is for a job that {7}.</p>"#,
             k,
             human::gib(m.total_bytes_per_gpu),
             i.sync.label(),
             s.gpu().name,
             human::gib(m.gpu_memory_bytes),
+            if m.may_fit { "May not fit" } else { "Does not fit" },
+            // Between the implementations the model cannot tell: the one that keeps least may fit.
+            if m.may_fit {
+                format!(
+                    "; {} as the implementation keeping least allocates it",
+                    human::gib(m.least_total_bytes_per_gpu)
+                )
+            } else {
+                String::new()
+            },
+            if m.may_fit { "may not run as configured" } else { "cannot run as configured" },
         );
     }
     if e.bottleneck == estimator_core::Bottleneck::Measured {

@@ -154,6 +154,31 @@ fn message(json: &str) -> wasm_bindgen::JsValue {
 /// The worker's protocol: each request as the scripts write it reads back as that request, with its id and the
 /// page's query; an unknown action or a missing field is refused with the reason (never read as a file for "Your
 /// node"); a reply comes back as `{id, reply: {kind, ...}}`; the details of the first load hold both sides' traffic.
+/// Issue 39, item 5: between the implementation that keeps most and the one that keeps least, the card says the job
+/// may not fit, with both figures, rather than that it cannot run.
+#[wasm_bindgen_test]
+fn a_job_between_the_implementations_may_not_fit() {
+    use estimator_core::scenario::{Scenario, ScenarioInput, SyncStrategy};
+    use web::render;
+    use web::result::SideResult;
+    // 7B with ZeRO-1 on one node of 2 H100, 10 GB of activations: 7 x (6 + 6) + 14 (the step's copy) = 98 GB as
+    // Megatron-LM keeps it, 7 x (4 + 6) + 10 = 80 GB as DeepSpeed stage 1 with a fused Adam would.
+    let i = ScenarioInput {
+        sync: SyncStrategy::Zero1,
+        nodes: 1,
+        gpus_per_node: 2,
+        activation_bytes_per_gpu: 10e9,
+        ..ScenarioInput::default()
+    };
+    let s = Scenario::new(i).expect("valid");
+    let r = SideResult::new(&s);
+    assert!(r.estimate.memory.may_fit);
+    let card = render::result_card(Side::A, &r).into_string();
+    let least = format::gib(r.estimate.memory.least_total_bytes_per_gpu);
+    assert!(card.contains("<b>May not fit:</b>") && card.contains(&least), "{card}");
+    assert!(card.contains("may not run as configured") && !card.contains("cannot run"), "{card}");
+}
+
 #[wasm_bindgen_test]
 fn the_worker_protocol_reads_each_request_and_answers_the_details() {
     use wasm_bindgen::JsValue;
