@@ -119,8 +119,9 @@ pub struct Traffic {
     /// Bytes each GPU sends per optimizer step over any link, all calls: nccl-tests' bus bytes (the algorithm
     /// bytes times the op's busbw factor, `(n-1)/n` for a gather or a reduce-scatter, `2(n-1)/n` for an all-reduce).
     pub bytes_per_gpu: Bytes,
-    /// Of those, the bytes that cross the adapters, per GPU: a ring enters and leaves each node (NVLink domain)
-    /// once, so its node carries one rank's bytes for its `per_node` (`per_domain`) ranks; an all-to-all sends
+    /// Of those, the bytes that cross the adapters, per GPU, as the algorithm the time is taken on sends them: a
+    /// ring enters and leaves each node (NVLink domain) once, so its node carries one rank's bytes for its
+    /// `per_node` (`per_domain`) ranks; NCCL's tree (Tree, NVLSTree) sends the floor below; an all-to-all sends
     /// `(n - g)/n` of each rank's data off the node (domain). 0 inside a node or an NVLink domain.
     pub network_bytes_per_gpu: Bytes,
     /// The fewest of those bytes any algorithm NCCL runs could send: a collective over D NVLink domains reduced or
@@ -271,6 +272,13 @@ impl Builder<'_> {
             _ => network,
         };
         let floor = floor.min(network);
+        // NCCL's tree (and NVLS with a tree between nodes), all-reduce only, reduces inside each node (domain)
+        // first and then over a double binary tree of the D domains, each tree carrying half the data: its D - 1
+        // edges carry that half up (reduce) and down (broadcast), so a node sends 2(D-1)/D of the data on average,
+        // the floor, not the flat ring's 2(n-1)/n. The bytes follow the algorithm the time is taken on; a ring
+        // factor the user set keeps the ring's bytes it scales.
+        let set_ring = self.s.input().ring_factor.is_some() && kind == Kind::GradientAllReduce;
+        let network = if call.algorithm.ends_with("Tree") && !set_ring { floor } else { network };
         // The bytes cannot cross the node's adapters faster than their line rate: a measured bus bandwidth above
         // what they carry would take a call below its share of the floor, so it is held there (each call on its
         // own, so that a faster measurement never lengthens the step).

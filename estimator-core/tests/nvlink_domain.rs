@@ -1,7 +1,7 @@
 //! Rack-scale NVLink domains (GB200/GB300 NVL72): traffic inside a domain stays on NVLink, only traffic between
 //! domains crosses the adapters, and "fits in one NVLink domain" is a verdict of its own.
 
-use estimator_core::scenario::{Field, ScenarioInput, SyncStrategy};
+use estimator_core::scenario::{Algorithm, Field, ScenarioInput, SyncStrategy};
 use estimator_core::traffic::{Kind, Tier};
 use estimator_core::{RecommendationKind, Scenario, estimate};
 
@@ -40,30 +40,43 @@ fn a_64_gpu_job_in_one_nvl72_domain_sends_nothing_over_the_nics() {
 
 #[test]
 fn the_same_job_on_8_hgx_nodes_sends_its_ring_over_the_nics() {
-    let hgx = Scenario::new(ScenarioInput { gpu: "b200".into(), nodes: 8, ..ScenarioInput::default() }).expect("valid");
-    assert_eq!(hgx.participants(), 64);
-    let e = estimate(&hgx);
+    let hgx = |algorithm| {
+        Scenario::new(ScenarioInput { gpu: "b200".into(), nodes: 8, algorithm, ..ScenarioInput::default() })
+            .expect("valid")
+    };
+    let ring = hgx(Algorithm::Ring);
+    assert_eq!(ring.participants(), 64);
+    let e = estimate(&ring);
     let dp = e.step.traffic.iter().find(|t| t.kind == Kind::GradientAllReduce).expect("DDP");
     assert_eq!(dp.tier, Tier::Network);
     // A ring leaves each node once: one rank's bytes for the node's 8 GPUs.
     assert!((dp.network_bytes_per_gpu.get() * 8.0 - dp.bytes_per_gpu.get()).abs() < 1.0);
+    // NCCL's own choice there, NVLS with a tree between the nodes, reduces in each node first: a node sends
+    // 2(8-1)/8 of the 14 GB of gradients, the floor.
+    let e = estimate(&hgx(Algorithm::Auto));
+    let dp = e.step.traffic.iter().find(|t| t.kind == Kind::GradientAllReduce).expect("DDP");
+    assert_eq!(dp.algorithm, "NVLSTree");
+    assert!((dp.network_bytes_per_gpu.get() * 8.0 - 14e9 * 1.75).abs() < 1.0, "{dp:?}");
+    assert_eq!(dp.network_bytes_per_gpu, dp.network_floor_bytes_per_gpu);
     // And the trays without their NVLink domain do the same at 4 GPUs a node.
     assert!(network_bytes(&trays(16, None, |_| {})) > 0.0);
 }
 
 #[test]
 fn a_job_over_two_racks_sends_only_the_inter_domain_share() {
-    let two = trays(36, Some(72), |_| {});
+    let two = trays(36, Some(72), |i| i.algorithm = Algorithm::Ring);
     assert_eq!((two.participants(), two.domains(), two.gpus_per_domain(), two.adapters_per_domain()), (144, 2, 72, 72));
     let e = estimate(&two);
     let dp = e.step.traffic.iter().find(|t| t.kind == Kind::GradientAllReduce).expect("DDP");
     assert_eq!(dp.tier, Tier::Network);
     // One rank's bytes per domain of 72, not per tray of 4.
     assert!((dp.network_bytes_per_gpu.get() * 72.0 - dp.bytes_per_gpu.get()).abs() < 1.0);
-    let flat = trays(36, None, |_| {});
+    let flat = trays(36, None, |i| i.algorithm = Algorithm::Ring);
     let ratio = network_bytes(&flat) / network_bytes(&two);
     assert!((ratio - 18.0).abs() < 1e-6, "trays alone send 72/4 = 18x more: {ratio}");
-    assert!(e.step.step_s <= estimate(&flat).step.step_s);
+    // With NCCL's own choice, the racks are no slower than the trays alone, and still need a fabric.
+    let e = estimate(&trays(36, Some(72), |_| {}));
+    assert!(e.step.step_s <= estimate(&trays(36, None, |_| {})).step.step_s);
     assert!(e.recommendation.min_fabric.is_some(), "traffic between racks needs a fabric");
 }
 
