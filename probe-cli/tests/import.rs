@@ -207,3 +207,19 @@ fn an_excerpts_hosts_are_counted_as_health_counts_them() {
     assert!(text.contains("(all_reduce_perf)") && text.contains("72 ranks on 18 hosts"), "{text}");
     assert!(!text.contains("on 1 host"), "{text}");
 }
+
+#[test]
+fn health_takes_an_excerpts_hosts_from_its_device_numbers() {
+    // The same excerpt on the rack it ran on (18 trays of 4 GB200 in one NVL72 domain): its one host name is not a
+    // mismatch against 18 nodes.
+    let rack = data("nccl-tests/nvl72/coreweave-gb200-nvl72-1rack-72gpu-allreduce.txt");
+    let out = cli()
+        .arg("health")
+        .arg(&rack)
+        .args(["--gpu", "gb200", "--nodes", "18", "--gpus-per-node", "4", "--adapters", "4", "--link-gbps", "400"])
+        .args(["--fabric", "ib", "--nvlink-domain-gpus", "72"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("72 ranks") && !text.contains("mismatch") && !text.contains("1 host"), "{text}");
+}

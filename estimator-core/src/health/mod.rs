@@ -252,7 +252,9 @@ fn mismatches(s: &Scenario, run: &NcclTestsRun, op: Op, large: &SizeCheck) -> Ve
             s.gpus_per_node()
         ));
     }
-    let hosts = run.nodes.filter(|h| *h > s.nodes() || hw.nodes.is_some());
+    // The hosts the run was on (every rank's line, or its device numbers); the hosts its rank lines name only when
+    // they are more than the scenario's nodes (an excerpt that keeps one rank line names one host of many).
+    let hosts = hw.nodes.or(run.nodes.filter(|h| *h > s.nodes()));
     if let Some(h) = hosts
         && h != s.nodes()
     {
