@@ -151,6 +151,16 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
     let gpn = s.gpus_per_node();
     let cap = gib(mem.gpu_memory_bytes);
     let mut reasons = Vec::new();
+    if EXPLAIN && mem.may_fit {
+        reasons.push(format!(
+            "As configured it needs {} per GPU as the implementation that keeps most allocates it and {} as the one \
+             that keeps least does: it may fit the {cap} each {} has. What follows plans with the larger, which \
+             every implementation fits.",
+            gib(mem.total_bytes_per_gpu),
+            gib(mem.least_total_bytes_per_gpu),
+            gpu.name
+        ));
+    }
     // As laid out, or, where no number of GPUs holds the activations, in the layout that fits (`fit.rs`; searched
     // with the reasons only: the page's first load says where to look).
     let fit = if EXPLAIN && mem.min_gpus_zero3.is_none() { fit::fitting_layout(s) } else { None };
@@ -500,6 +510,20 @@ mod tests {
         assert_eq!(r.kind, RecommendationKind::SingleNode);
         assert!(r.reasons[0].contains("fit on one node"), "{:?}", r.reasons);
         assert!(r.reasons.iter().any(|x| x.contains("no RDMA fabric is needed")));
+    }
+
+    #[test]
+    fn a_job_between_the_implementations_says_it_may_fit() {
+        // 7B with ZeRO-1 on one node of 2 H100 and 10 GB of activations: 98 GB as Megatron-LM keeps it, 80 GB as
+        // DeepSpeed stage 1 with a fused Adam would (memory.rs).
+        let r = rec(|i| {
+            i.sync = crate::scenario::SyncStrategy::Zero1;
+            i.nodes = 1;
+            i.gpus_per_node = 2;
+            i.activation_bytes_per_gpu = 10e9;
+        });
+        assert!(r.reasons[0].contains("it may fit the"), "{:?}", r.reasons);
+        assert!(!rec(|_| {}).reasons.iter().any(|x| x.contains("may fit")), "the first load fits");
     }
 
     #[test]
