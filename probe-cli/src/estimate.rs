@@ -215,8 +215,10 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
         if m.may_fit {
             let _ = writeln!(
                 t,
-                "  That is as the implementation that keeps most allocates it; as the one that keeps least does (the ZeRO paper's figure: DDP with gradient_as_bucket_view, DeepSpeed's BF16 gradients, \
-                 a fused Adam), {} of {}. Which one runs decides: measure before renting.\n",
+                "  That is as {} allocates it; as {} does, {} of {}. Which one runs decides: measure before \
+                 renting.\n",
+                m.implementation,
+                m.least_implementation,
                 human::gib(m.least_total_bytes_per_gpu),
                 human::gib(m.gpu_memory_bytes)
             );
@@ -251,8 +253,8 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
         "lower bound",
         if st.network_floor_bytes_per_node.get() > 0.0 {
             format!(
-                "{} ({} through each node's {} x {} Gb/s adapters = {} GB/s at line rate: the fewest bytes any of \
-                 NCCL's algorithms sends there, reduced inside the node first; no latency, no overlap)",
+                "{} ({} through each node's {} x {} Gb/s adapters = {} GB/s at line rate: no fewer bytes can \
+                 cross there on average, each collective reduced inside the node first; no latency, no overlap)",
                 human::secs(st.lower_bound_s),
                 human::gb(st.network_floor_bytes_per_node),
                 s.adapters_per_node(),
@@ -506,8 +508,13 @@ fn compare_text(a: &Scenario, b: &Scenario, c: &Comparison) -> String {
     let nofit: Vec<&str> = [("A", &c.a), ("B", &c.b)].iter().filter(|(_, e)| !e.memory.fits).map(|(n, _)| *n).collect();
     let differ = estimator_core::sweep::job_differences(a, b);
     if !nofit.is_empty() {
-        let who =
-            if nofit.len() == 2 { "neither A nor B fits".to_string() } else { format!("{} does not fit", nofit[0]) };
+        let may = [&c.a, &c.b].iter().all(|e| e.memory.fits || e.memory.may_fit);
+        let who = match (nofit.len(), may) {
+            (2, false) => "neither A nor B fits".to_string(),
+            (2, true) => "neither A nor B surely fits".to_string(),
+            (_, false) => format!("{} does not fit", nofit[0]),
+            (_, true) => format!("{} may not fit", nofit[0]),
+        };
         let _ = writeln!(t, "  Steps not compared: {who} in its GPUs' memory.");
     } else if !differ.is_empty() {
         let _ = writeln!(t, "  Steps not compared: A and B run different jobs (they differ in {}).", differ.join(", "));

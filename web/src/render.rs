@@ -106,7 +106,7 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
     if !m.fits {
         html!(
             h,
-            r#"<p class="nofit" id="{0}-nofit"><b>{5}:</b> {1} per GPU with {2}, the {3} has {4}{6}. The step below is for a job that {7}.</p>"#,
+            r#"<p class="nofit" id="{0}-nofit"><b>{5}:</b> {1} per GPU with {2} as {8} allocates it, the {3} has {4}{6}. The step below is for a job that {7}.</p>"#,
             k,
             human::gib(m.total_bytes_per_gpu),
             i.sync.label(),
@@ -115,14 +115,12 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
             if m.may_fit { "May not fit" } else { "Does not fit" },
             // Between the implementations the model cannot tell: the one that keeps least may fit.
             if m.may_fit {
-                format!(
-                    "; {} as the implementation keeping least allocates it",
-                    human::gib(m.least_total_bytes_per_gpu)
-                )
+                format!("; {} as {} allocates it", human::gib(m.least_total_bytes_per_gpu), m.least_implementation)
             } else {
                 String::new()
             },
             if m.may_fit { "may not run as configured" } else { "cannot run as configured" },
+            m.implementation,
         );
     }
     if e.bottleneck == estimator_core::Bottleneck::Measured {
@@ -165,7 +163,7 @@ pub fn result_card(side: Side, r: &SideResult) -> Html {
                 human::gb(e.network_bytes_per_node),
                 human::gb(e.network_bytes_per_gpu),
                 human::secs(e.lower_bound_s),
-                // The bound's own bytes: the flat ring's figure before it is more than some algorithm sends.
+                // The bound's own bytes: the figure before it is what this layout's algorithms send, often more.
                 human::gb(e.network_floor_bytes_per_node)
             )
         } else {
@@ -314,7 +312,13 @@ pub fn recommendation_card(side: Side, r: &SideResult, stale: bool) -> Html {
         r#"<p class="memory">Memory: {} per GPU of {} as configured ({}).</p><p class="min-fabric" id="{}-min-fabric">{}</p>"#,
         human::gib(m.total_bytes_per_gpu),
         human::gib(m.gpu_memory_bytes),
-        if m.fits { "fits" } else { "does not fit" },
+        if m.fits {
+            "fits"
+        } else if m.may_fit {
+            "may not fit"
+        } else {
+            "does not fit"
+        },
         k,
         min_fabric_text(r)
     );

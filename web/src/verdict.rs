@@ -20,7 +20,8 @@ pub fn verdict(a: &SideResult, b: &SideResult) -> String {
     let mut refs = String::new();
     for (n, e) in [("A", ea), ("B", eb)] {
         if !e.memory.fits {
-            head = head + n + " does not fit in its GPUs' memory. ";
+            let how = if e.memory.may_fit { " may not fit" } else { " does not fit" };
+            head = head + n + how + " in its GPUs' memory. ";
         }
         if e.reference_applies {
             let sep = if refs.is_empty() { " (one-link reference for DDP's all-reduce: " } else { ", " };

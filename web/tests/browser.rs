@@ -161,8 +161,8 @@ fn a_job_between_the_implementations_may_not_fit() {
     use estimator_core::scenario::{Scenario, ScenarioInput, SyncStrategy};
     use web::render;
     use web::result::SideResult;
-    // 7B with ZeRO-1 on one node of 2 H100, 10 GB of activations: 7 x (6 + 6) + 14 (the step's copy) = 98 GB as
-    // Megatron-LM keeps it, 7 x (4 + 6) + 10 = 80 GB as DeepSpeed stage 1 with a fused Adam would.
+    // 7B with ZeRO-1 on one node of 2 H100, 10 GB of activations: 7 x (6 + 6) + 10 = 94 GB as Megatron-LM keeps
+    // it, 7 x (4 + 6) + 14 (its step's FP32 copy) = 84 GB as DeepSpeed stage 1 does.
     let i = ScenarioInput {
         sync: SyncStrategy::Zero1,
         nodes: 1,

@@ -153,11 +153,12 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
     let mut reasons = Vec::new();
     if EXPLAIN && mem.may_fit {
         reasons.push(format!(
-            "As configured it needs {} per GPU as the implementation that keeps most allocates it and {} as the one \
-             that keeps least does: it may fit the {cap} each {} has. What follows plans with the larger, which \
-             every implementation fits.",
+            "As configured it needs {} per GPU as {} allocates it and {} as {} does: it may fit the {cap} each {} \
+             has. What follows plans with the larger, which every implementation fits.",
             gib(mem.total_bytes_per_gpu),
+            mem.implementation,
             gib(mem.least_total_bytes_per_gpu),
+            mem.least_implementation,
             gpu.name
         ));
     }
@@ -514,8 +515,8 @@ mod tests {
 
     #[test]
     fn a_job_between_the_implementations_says_it_may_fit() {
-        // 7B with ZeRO-1 on one node of 2 H100 and 10 GB of activations: 98 GB as Megatron-LM keeps it, 80 GB as
-        // DeepSpeed stage 1 with a fused Adam would (memory.rs).
+        // 7B with ZeRO-1 on one node of 2 H100 and 10 GB of activations: 94 GB as Megatron-LM keeps it, 84 GB as
+        // DeepSpeed stage 1 does (memory.rs).
         let r = rec(|i| {
             i.sync = crate::scenario::SyncStrategy::Zero1;
             i.nodes = 1;
