@@ -13,9 +13,9 @@ if (assumptions) {
     "participant's link, divided here by one adapter's line rate; no latency, no efficiency loss, no overlap. It " +
     "is shown where a gradient synchronisation crosses the adapters. With several GPUs and adapters per node the " +
     "step can take less: most ring hops stay on NVLink.</li>" +
-    "<li><b>At least</b>, beside the communication, is a true bound: the fewest bytes any of NCCL's algorithms " +
-    "sends through a node's adapters for the layout (a collective reduced inside each node first) at the " +
-    "adapters' line rate, with no latency.</li>" +
+    "<li><b>At least</b>, beside the communication, is a true bound: the fewest bytes that can cross a node's " +
+    "adapters on average for the layout (each collective reduced inside each node first; NCCL's tree sends that " +
+    "on two nodes) at the adapters' line rate, with no latency.</li>" +
     "<li><b>Realistic estimate</b>: every collective of the step (gradient buckets, FSDP's gathers, " +
     "tensor-parallel all-reduces, MoE all-to-alls, ...) timed as NCCL runs it at its own size over the links it " +
     "uses; the frameworks' schedule decides what hides behind compute, unless you set the overlap.</li>" +

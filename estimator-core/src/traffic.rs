@@ -121,8 +121,8 @@ pub struct Traffic {
     pub bytes_per_gpu: Bytes,
     /// Of those, the bytes that cross the adapters, per GPU, as the algorithm the time is taken on sends them: a
     /// ring enters and leaves each node (NVLink domain) once, so its node carries one rank's bytes for its
-    /// `per_node` (`per_domain`) ranks; NCCL's tree (Tree, NVLSTree) sends the floor below; an all-to-all sends
-    /// `(n - g)/n` of each rank's data off the node (domain). 0 inside a node or an NVLink domain.
+    /// `per_node` (`per_domain`) ranks; NCCL's tree (Tree, NVLSTree) between two nodes sends the floor below; an
+    /// all-to-all sends `(n - g)/n` of each rank's data off the node (domain). 0 inside a node or an NVLink domain.
     pub network_bytes_per_gpu: Bytes,
     /// The fewest of those bytes any algorithm NCCL runs could send: a collective over D NVLink domains reduced or
     /// gathered inside each domain first moves its bus factor at D, not at its n ranks (a hierarchical all-reduce
@@ -273,12 +273,15 @@ impl Builder<'_> {
         };
         let floor = floor.min(network);
         // NCCL's tree (and NVLS with a tree between nodes), all-reduce only, reduces inside each node (domain)
-        // first and then over a double binary tree of the D domains, each tree carrying half the data: its D - 1
-        // edges carry that half up (reduce) and down (broadcast), so a node sends 2(D-1)/D of the data on average,
-        // the floor, not the flat ring's 2(n-1)/n. The bytes follow the algorithm the time is taken on; a ring
-        // factor the user set keeps the ring's bytes it scales.
+        // first and then over a double binary tree of the D domains, each tree carrying half the data up (reduce)
+        // and down (broadcast). On two domains each is the other's parent in one tree and child in the other: a
+        // domain sends half the data each way, 2(2-1)/2 of it, the floor. From three domains on, most are inner
+        // nodes of one tree and send twice the data (NCCL's ncclGetDtree), as much as the flat ring's 2(n-1)/n
+        // or more, so the ring's bytes stand for "each node". The bytes follow the algorithm the time is taken
+        // on; a ring factor the user set keeps the ring's bytes it scales.
         let set_ring = self.s.input().ring_factor.is_some() && kind == Kind::GradientAllReduce;
-        let network = if call.algorithm.ends_with("Tree") && !set_ring { floor } else { network };
+        let tree_pair = call.algorithm.ends_with("Tree") && group.domains == 2;
+        let network = if tree_pair && !set_ring { floor } else { network };
         // The bytes cannot cross the node's adapters faster than their line rate: a measured bus bandwidth above
         // what they carry would take a call below its share of the floor, so it is held there (each call on its
         // own, so that a faster measurement never lengthens the step).

@@ -40,23 +40,28 @@ fn a_64_gpu_job_in_one_nvl72_domain_sends_nothing_over_the_nics() {
 
 #[test]
 fn the_same_job_on_8_hgx_nodes_sends_its_ring_over_the_nics() {
-    let hgx = |algorithm| {
-        Scenario::new(ScenarioInput { gpu: "b200".into(), nodes: 8, algorithm, ..ScenarioInput::default() })
+    let hgx = |nodes, algorithm| {
+        Scenario::new(ScenarioInput { gpu: "b200".into(), nodes, algorithm, ..ScenarioInput::default() })
             .expect("valid")
     };
-    let ring = hgx(Algorithm::Ring);
+    let ring = hgx(8, Algorithm::Ring);
     assert_eq!(ring.participants(), 64);
     let e = estimate(&ring);
     let dp = e.step.traffic.iter().find(|t| t.kind == Kind::GradientAllReduce).expect("DDP");
     assert_eq!(dp.tier, Tier::Network);
     // A ring leaves each node once: one rank's bytes for the node's 8 GPUs.
     assert!((dp.network_bytes_per_gpu.get() * 8.0 - dp.bytes_per_gpu.get()).abs() < 1.0);
-    // NCCL's own choice there, NVLS with a tree between the nodes, reduces in each node first: a node sends
-    // 2(8-1)/8 of the 14 GB of gradients, the floor.
-    let e = estimate(&hgx(Algorithm::Auto));
+    // NCCL's own choice there, NVLS with a tree between the nodes: most of 8 nodes are inner nodes of a tree and
+    // send twice the data, so the ring's bytes stand; between two nodes each sends half the 14 GB each way, the
+    // floor.
+    let e = estimate(&hgx(8, Algorithm::Auto));
     let dp = e.step.traffic.iter().find(|t| t.kind == Kind::GradientAllReduce).expect("DDP");
     assert_eq!(dp.algorithm, "NVLSTree");
-    assert!((dp.network_bytes_per_gpu.get() * 8.0 - 14e9 * 1.75).abs() < 1.0, "{dp:?}");
+    assert!((dp.network_bytes_per_gpu.get() * 8.0 - dp.bytes_per_gpu.get()).abs() < 1.0, "{dp:?}");
+    let e = estimate(&hgx(2, Algorithm::Auto));
+    let dp = e.step.traffic.iter().find(|t| t.kind == Kind::GradientAllReduce).expect("DDP");
+    assert!(dp.algorithm.ends_with("Tree"), "{}", dp.algorithm);
+    assert!((dp.network_bytes_per_gpu.get() * 8.0 - 14e9).abs() < 1.0, "{dp:?}");
     assert_eq!(dp.network_bytes_per_gpu, dp.network_floor_bytes_per_gpu);
     // And the trays without their NVLink domain do the same at 4 GPUs a node.
     assert!(network_bytes(&trays(16, None, |_| {})) > 0.0);
