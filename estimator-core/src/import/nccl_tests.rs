@@ -218,12 +218,20 @@ impl NcclTestsRun {
     /// same: only the binary's name tells). `None` for a binary the model does not cover (`sendrecv_perf`,
     /// `reduce_perf`, `gather_perf`, ...) or a table without a usable row.
     pub fn op(&self) -> Option<Op> {
+        let row = self.best_row();
+        let reduces = |row: &NcclTestsRow| row.redop.as_deref().is_some_and(|r| r != "none");
         if let Some(name) = self.test.as_deref() {
-            return Op::parse(name);
+            let op = Op::parse(name);
+            // A name whose collective contradicts the rows (a reduction's name over rows that reduce nothing, or
+            // the reverse) is one a note mentions, not this run's binary: the rows decide.
+            let named_reduces = matches!(op, Some(Op::AllReduce | Op::ReduceScatter));
+            if op.is_none() || row.is_none_or(|r| r.redop.is_none() || reduces(r) == named_reduces) {
+                return op;
+            }
         }
-        let row = self.best_row()?;
+        let row = row?;
         let f = row.busbw_gbs / row.algbw_gbs;
-        let reduces = row.redop.as_deref().is_some_and(|r| r != "none");
+        let reduces = reduces(row);
         Some(match (reduces, f) {
             (true, f) if f >= 1.0 - 1e-3 => Op::AllReduce,
             (true, _) => Op::ReduceScatter,
@@ -576,9 +584,16 @@ node-a:1274:1274 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>
         // A binary the model does not cover is not read as something else.
         let sendrecv = format!("# sendrecv_perf -b 8 -e 8M\n{two}");
         assert_eq!(parse(&sendrecv).op(), None);
-        assert_eq!(parse(&format!("./build/all_gather_perf -b 8\n{rs}")).op(), Some(Op::AllGather));
+        // The name tells an all-gather from an all-to-all, whose rows read alike (no reduction).
+        let gather = "     8388608        262144     float     none      -1    180.0   46.60   40.78    N/A    180.0   46.60   40.78    N/A";
+        assert_eq!(parse(&format!("./build/all_gather_perf -b 8\n{gather}")).op(), Some(Op::AllGather));
+        assert_eq!(parse(&format!("./build/alltoall_perf -b 8\n{gather}")).op(), Some(Op::AllToAll));
         // Quoted in a note, the binary's name loses its quotes.
-        let quoted = parse(&format!("ran `all_gather_perf -b 8` and \"x\"\n{rs}"));
-        assert_eq!(quoted.test.as_deref(), Some("all_gather_perf"));
+        let quoted = parse(&format!("ran `reduce_scatter_perf -b 8` and \"x\"\n{rs}"));
+        assert_eq!(quoted.test.as_deref(), Some("reduce_scatter_perf"));
+        assert_eq!(quoted.op(), Some(Op::ReduceScatter));
+        // A note naming another collective than the rows show does not decide it: these rows reduce.
+        let note = parse(&format!("Note: unlike `all_gather_perf`, this run reduces.\n{rs}"));
+        assert_eq!(note.op(), Some(Op::ReduceScatter));
     }
 }
