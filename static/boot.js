@@ -256,6 +256,8 @@ function say() {
   });
 }
 document.addEventListener("change", say);
+// A report loaded or a plan row filled changes the scenario once the worker has answered (rdma-state).
+window.addEventListener("rdma-state", say);
 document.addEventListener("click", (e) => {
   if (e.target.closest && e.target.closest("button")) say();
   if (e.target.id === "copy-link") {

@@ -491,19 +491,20 @@ pub fn fill(query: &str, side: Side, id: &str) -> Option<String> {
     if let Some(sync) = o.sync {
         input.sync = sync;
     }
-    // Under "keep tokens per GPU" the row ran its own batch: the filled scenario runs it too, so its card shows the
-    // row's step.
+    // The row's compute: a job given in milliseconds was planned on the page's default tokens and MFU
+    // (`plan_with_notes`), and under "keep tokens per GPU" the row ran its own batch. The filled scenario runs
+    // what the row priced, so its card shows the row's step.
+    if matches!(input.compute, ComputeInput::Given { .. }) {
+        input.compute = ComputeInput::Tokens { tokens_per_step: DEFAULT_TOKENS_PER_STEP, mfu: DEFAULT_MFU };
+    }
     if let (BatchRule::KeepPerGpu, Some(tps), ComputeInput::Tokens { mfu, .. }) =
         (p.batch, o.tokens_per_step, input.compute)
     {
         input.compute = ComputeInput::Tokens { tokens_per_step: tps.round(), mfu };
     }
     let row = ScenarioForm::from_input(&input);
-    form.take(&row, &[Role::Hardware, Role::Nodes]);
+    form.take(&row, &[Role::Hardware, Role::Nodes, Role::Compute]);
     form.set(FormField::Sync, &row.value(FormField::Sync)).ok()?;
-    if p.batch == BatchRule::KeepPerGpu {
-        form.set(FormField::Tokens, &row.value(FormField::Tokens)).ok()?;
-    }
     form.clear_measured();
     Some(with_sections(&state.to_query(), query))
 }

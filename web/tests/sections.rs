@@ -183,6 +183,22 @@ fn a_plan_says_its_batch_rule_shows_ids_the_fastest_option_and_the_top_rows() {
     let s = state.a.to_scenario().expect("valid");
     let step = estimator_core::step::estimate_step(&s).step_s.as_secs();
     assert!((step - row.step_s.expect("step")).abs() <= 1e-9 * step, "{step} against the row's {:?}", row.step_s);
+    // A job given in milliseconds was planned on the page's default tokens and MFU: the filled side runs that, so
+    // its step is the row's too (the reviewer's case).
+    let ms = format!("v=3&{q}&a.compute=given&a.compute_ms=900");
+    let (_, planned, from_ms) = plan_section::plan_of(&ms).expect("a plan");
+    assert!(from_ms);
+    let ms_row = planned.offers.iter().find(|o| o.id == "aws-p5.48xlarge").expect("p5");
+    for side in [Side::A, Side::B] {
+        let st = PageState::from_query(&plan_section::fill(&ms, side, &ms_row.id).expect("a row")).0;
+        let f = if side == Side::A { st.a } else { st.b };
+        let step = estimator_core::step::estimate_step(&f.to_scenario().expect("valid")).step_s.as_secs();
+        assert!(
+            (step - ms_row.step_s.expect("step")).abs() <= 1e-9 * step,
+            "{side:?} {step} against {:?}",
+            ms_row.step_s
+        );
+    }
 }
 
 #[wasm_bindgen_test]
