@@ -8,7 +8,7 @@
 //! peak, so that the model does not say "fits" where the common one runs out, and reports the one that needs least
 //! too, so that a job between the two reads "may not fit" rather than "cannot run". The peak is the states with
 //! the larger of the activations (through backward) and the FP32 working copy the optimizer step makes after
-//! backward has freed them ([`STEP_COPY_BYTES`]).
+//! backward has freed them (4 bytes per parameter the GPU updates; see [`implementations`]).
 
 use serde::Serialize;
 
@@ -255,7 +255,7 @@ pub struct MemoryFit {
     pub activation_bytes_per_gpu: Bytes,
     /// Where the activation figure comes from.
     pub activations_from: ActivationSource,
-    /// The optimizer step's FP32 working copy per GPU ([`step_copy_bytes_per_param`]), allocated after backward
+    /// The optimizer step's FP32 working copy per GPU (see [`implementations`]), allocated after backward
     /// has freed the activations.
     pub optimizer_step_bytes_per_gpu: Bytes,
     /// The most the GPU holds at once: the model states and the larger of the activations (through backward) and

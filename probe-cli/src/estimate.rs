@@ -553,7 +553,7 @@ fn sweep_text(axis: &str, points: &[SweepPoint]) -> String {
 }
 
 /// What the peak holds beside the model states, in words: the activations through backward, or the optimizer step's
-/// FP32 working copy after it where that is larger (`memory::step_copy_bytes_per_param`).
+/// FP32 working copy after it where that is larger (`memory::implementations`).
 fn beside_states(m: &estimator_core::memory::MemoryFit) -> String {
     if m.optimizer_step_bytes_per_gpu.get() > m.activation_bytes_per_gpu.get() {
         format!(
