@@ -52,7 +52,7 @@ const BF16_BYTES: f64 = 2.0;
 const FP32_BYTES: f64 = 4.0;
 
 /// Model-state bytes per parameter that one GPU keeps when the states are sharded over `gpus` GPUs, under BF16
-/// mixed precision with Adam, from the implementations each strategy stands for:
+/// mixed precision with Adam: the largest of the strategy's [`implementations`]:
 ///
 /// | strategy | bytes per parameter | the larger of |
 /// | --- | --- | --- |
@@ -66,36 +66,7 @@ const FP32_BYTES: f64 = 4.0;
 /// Adam's moments, 12 + 8/N; it is DDP's memory with less optimizer state, not counted as ZeRO-1 here.
 pub fn state_bytes_per_param(sync: SyncStrategy, gpus: u32) -> f64 {
     let n = f64::from(gpus.max(1));
-    match sync {
-        // pytorch/pytorch 2236df1770800ffea5697b11b0bb0d910b2e59e1: FP32 parameters and `param.grad` (AMP's
-        // autocast computes in BF16 and leaves both FP32), DDP's bucket copy of the gradients, Adam's moments:
-        // 4 + 4 + 4 + 8.
-        SyncStrategy::Ddp => FP32_BYTES + FP32_BYTES + DDP_BUCKET_BYTES_PER_PARAM + ADAM_STATE_BYTES_PER_PARAM,
-        // NVIDIA/Megatron-LM d98e8a64ddf34856e74b24714e3bedb2f5a39553: "6 + 12/d" for BF16 parameters and FP32
-        // gradients (`docs/user-guide/features/dist_optimizer.md:19`, `megatron/training/theoretical_memory_usage.py:296`):
-        // a BF16 parameter buffer and an FP32 gradient buffer over the whole model
-        // (`megatron/core/distributed/param_and_grad_buffer.py:1184-1195`, the gradients FP32 with BF16 at
-        // `param_and_grad_buffer.py:924` and `megatron/training/arguments.py:1215-1216`), the FP32 master
-        // parameters and Adam's moments sharded. DeepSpeed stage 1 keeps its gradients in BF16 (4 + 12/N).
-        SyncStrategy::Zero1 => BF16_BYTES + FP32_BYTES + OPTIMIZER_STATE_BYTES_PER_PARAM / n,
-        // pytorch/pytorch 2236df1770800ffea5697b11b0bb0d910b2e59e1: `SHARD_GRAD_OP` "does not reshard [the
-        // parameters] after the forward" (`torch/distributed/fsdp/api.py:43-47`,
-        // `torch/distributed/fsdp/_flat_param.py:130-133`), so the unsharded BF16 parameters
-        // (`_flat_param.py:1254-1263`) stay from forward to the end of backward; the sharded FP32 parameters,
-        // FP32 gradients (cast back to the parameters' dtype, `torch/distributed/fsdp/_runtime_utils.py:1036-1038`)
-        // and Adam's moments are sharded. FSDP2 with `reshard_after_forward=False` likewise
-        // (`torch/distributed/fsdp/_fully_shard/_fully_shard.py:112-113`). DeepSpeed stage 2 keeps BF16 gradient
-        // partitions instead (`deepspeed/runtime/zero/stage_1_and_2.py:1352-1354`): 2 + 14/N.
-        SyncStrategy::Zero2 => BF16_BYTES + (FP32_BYTES + FP32_BYTES + ADAM_STATE_BYTES_PER_PARAM) / n,
-        // pytorch/pytorch 2236df1770800ffea5697b11b0bb0d910b2e59e1: FSDP2 keeps each parameter's shard in its
-        // original dtype (`torch/distributed/fsdp/_fully_shard/_fsdp_param.py:388-394`, FP32 under a BF16
-        // `MixedPrecisionPolicy`, `_fsdp_param.py:416-421`) and its gradient shard cast back to it
-        // (`torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py:427`, kept at `:464`): 4 + 4 + 8 over N.
-        // microsoft/DeepSpeed 38327e07f6cd39b63418f60cedd1651b0be3e7c3 stage 3: BF16 parameter partitions
-        // (`deepspeed/runtime/zero/stage3.py:738`), BF16 gradient partitions (`stage3.py:547-549`), FP32 master
-        // partitions (`stage3.py:905-906`) and Adam's moments: 2 + 2 + 4 + 8 over N. The same 16/N.
-        SyncStrategy::Zero3 | SyncStrategy::Hsdp => MODEL_STATE_BYTES_PER_PARAM / n,
-    }
+    implementations(sync).iter().map(|im| (im.states)(n)).fold(0.0, f64::max)
 }
 
 /// One implementation of a strategy, as it allocates memory: model-state bytes per parameter over the `n` GPUs
@@ -122,12 +93,66 @@ pub struct Implementation {
 /// file) updates in place and makes none.
 const STEP_COPY_BYTES: f64 = FP32_BYTES;
 
-/// What each strategy stands for, as each implementation allocates it; [`state_bytes_per_param`] is the largest
-/// states. Sources with each figure: the implementation that keeps most, [`state_bytes_per_param`]'s table; the
-/// others: PyTorch DDP with `gradient_as_bucket_view=True` keeps no second gradient copy (pytorch/pytorch
-/// 2236df1770800ffea5697b11b0bb0d910b2e59e1 `torch/nn/parallel/distributed.py:566-570`); DeepSpeed stages 1 and 2
-/// keep BF16 gradients (microsoft/DeepSpeed 38327e07f6cd39b63418f60cedd1651b0be3e7c3
-/// `deepspeed/runtime/zero/stage_1_and_2.py:364`, `1352-1354`): 2 + 2 + 12/N and 2 + (2 + 12)/N.
+/// PyTorch DDP under AMP, pytorch/pytorch 2236df1770800ffea5697b11b0bb0d910b2e59e1: FP32 parameters and
+/// `param.grad` (autocast computes in BF16 and leaves both FP32), DDP's bucket copy of the gradients, Adam's
+/// moments: 4 + 4 + 4 + 8.
+fn ddp_states(_: f64) -> f64 {
+    FP32_BYTES + FP32_BYTES + DDP_BUCKET_BYTES_PER_PARAM + ADAM_STATE_BYTES_PER_PARAM
+}
+
+/// PyTorch DDP with `gradient_as_bucket_view=True`: no second gradient copy (pytorch/pytorch
+/// 2236df1770800ffea5697b11b0bb0d910b2e59e1 `torch/nn/parallel/distributed.py:566-570`): 4 + 4 + 8.
+fn ddp_bucket_view_states(_: f64) -> f64 {
+    MODEL_STATE_BYTES_PER_PARAM
+}
+
+/// Megatron-LM's distributed optimizer, NVIDIA/Megatron-LM d98e8a64ddf34856e74b24714e3bedb2f5a39553: "6 + 12/d"
+/// for BF16 parameters and FP32 gradients (`docs/user-guide/features/dist_optimizer.md:19`,
+/// `megatron/training/theoretical_memory_usage.py:296`): a BF16 parameter buffer and an FP32 gradient buffer over
+/// the whole model (`megatron/core/distributed/param_and_grad_buffer.py:1184-1195`, the gradients FP32 with BF16 at
+/// `param_and_grad_buffer.py:924` and `megatron/training/arguments.py:1215-1216`), the FP32 master parameters and
+/// Adam's moments sharded.
+fn megatron_states(n: f64) -> f64 {
+    BF16_BYTES + FP32_BYTES + OPTIMIZER_STATE_BYTES_PER_PARAM / n
+}
+
+/// DeepSpeed ZeRO stage 1: BF16 parameters and gradients (microsoft/DeepSpeed
+/// 38327e07f6cd39b63418f60cedd1651b0be3e7c3 `deepspeed/runtime/zero/stage_1_and_2.py:364`), the optimizer states
+/// sharded: 2 + 2 + 12/N.
+fn deepspeed_stage1_states(n: f64) -> f64 {
+    BF16_BYTES + BF16_BYTES + OPTIMIZER_STATE_BYTES_PER_PARAM / n
+}
+
+/// FSDP `SHARD_GRAD_OP`, pytorch/pytorch 2236df1770800ffea5697b11b0bb0d910b2e59e1: it "does not reshard [the
+/// parameters] after the forward" (`torch/distributed/fsdp/api.py:43-47`, `torch/distributed/fsdp/_flat_param.py:
+/// 130-133`), so the unsharded BF16 parameters (`_flat_param.py:1254-1263`) stay from forward to the end of
+/// backward; the sharded FP32 parameters, FP32 gradients (cast back to the parameters' dtype,
+/// `torch/distributed/fsdp/_runtime_utils.py:1036-1038`) and Adam's moments are sharded. FSDP2 with
+/// `reshard_after_forward=False` likewise (`torch/distributed/fsdp/_fully_shard/_fully_shard.py:112-113`).
+fn fsdp_grad_op_states(n: f64) -> f64 {
+    BF16_BYTES + (FP32_BYTES + FP32_BYTES + ADAM_STATE_BYTES_PER_PARAM) / n
+}
+
+/// DeepSpeed ZeRO stage 2: BF16 parameters, BF16 gradient partitions (microsoft/DeepSpeed
+/// 38327e07f6cd39b63418f60cedd1651b0be3e7c3 `deepspeed/runtime/zero/stage_1_and_2.py:1352-1354`), the optimizer
+/// states sharded: 2 + (2 + 12)/N.
+fn deepspeed_stage2_states(n: f64) -> f64 {
+    BF16_BYTES + (BF16_BYTES + OPTIMIZER_STATE_BYTES_PER_PARAM) / n
+}
+
+/// Everything sharded. pytorch/pytorch 2236df1770800ffea5697b11b0bb0d910b2e59e1: FSDP2 keeps each parameter's
+/// shard in its original dtype (`torch/distributed/fsdp/_fully_shard/_fsdp_param.py:388-394`, FP32 under a BF16
+/// `MixedPrecisionPolicy`, `_fsdp_param.py:416-421`) and its gradient shard cast back to it
+/// (`torch/distributed/fsdp/_fully_shard/_fsdp_collectives.py:427`, kept at `:464`): 4 + 4 + 8 over N.
+/// microsoft/DeepSpeed 38327e07f6cd39b63418f60cedd1651b0be3e7c3 stage 3: BF16 parameter partitions
+/// (`deepspeed/runtime/zero/stage3.py:738`), BF16 gradient partitions (`stage3.py:547-549`), FP32 master partitions
+/// (`stage3.py:905-906`) and Adam's moments: 2 + 2 + 4 + 8 over N. The same 16/N.
+fn full_shard_states(n: f64) -> f64 {
+    MODEL_STATE_BYTES_PER_PARAM / n
+}
+
+/// What each strategy stands for, as each implementation allocates it (each figure's source is on its function
+/// above); [`state_bytes_per_param`] is the largest states, [`fixed_state_bytes`] the largest fixed bytes.
 pub fn implementations(sync: SyncStrategy) -> &'static [Implementation] {
     const fn im(name: &'static str, states: fn(f64) -> f64, step_copy: fn(f64) -> f64, fixed: f64) -> Implementation {
         Implementation { name, states, step_copy, fixed }
@@ -141,43 +166,27 @@ pub fn implementations(sync: SyncStrategy) -> &'static [Implementation] {
     fn shard(n: f64) -> f64 {
         STEP_COPY_BYTES / n
     }
-    const K: f64 = OPTIMIZER_STATE_BYTES_PER_PARAM;
     const DDP: [Implementation; 2] = [
-        im(
-            "PyTorch DDP (foreach Adam)",
-            |_| FP32_BYTES + FP32_BYTES + DDP_BUCKET_BYTES_PER_PARAM + ADAM_STATE_BYTES_PER_PARAM,
-            whole,
-            0.0,
-        ),
-        im("PyTorch DDP with gradient_as_bucket_view and a fused Adam", |_| MODEL_STATE_BYTES_PER_PARAM, none, 0.0),
+        im("PyTorch DDP (foreach Adam)", ddp_states, whole, 0.0),
+        im("PyTorch DDP with gradient_as_bucket_view and a fused Adam", ddp_bucket_view_states, none, 0.0),
     ];
     const ZERO1: [Implementation; 2] = [
-        im("Megatron-LM's distributed optimizer", |n| BF16_BYTES + FP32_BYTES + K / n, none, 0.0),
-        im("DeepSpeed ZeRO stage 1", |n| BF16_BYTES + BF16_BYTES + K / n, shard, 0.0),
+        im("Megatron-LM's distributed optimizer", megatron_states, none, 0.0),
+        im("DeepSpeed ZeRO stage 1", deepspeed_stage1_states, shard, 0.0),
     ];
     const ZERO2: [Implementation; 3] = [
-        im(
-            "FSDP SHARD_GRAD_OP (foreach Adam)",
-            |n| BF16_BYTES + (FP32_BYTES + FP32_BYTES + ADAM_STATE_BYTES_PER_PARAM) / n,
-            shard,
-            0.0,
-        ),
-        im(
-            "FSDP SHARD_GRAD_OP with a fused Adam",
-            |n| BF16_BYTES + (FP32_BYTES + FP32_BYTES + ADAM_STATE_BYTES_PER_PARAM) / n,
-            none,
-            0.0,
-        ),
-        im("DeepSpeed ZeRO stage 2", |n| BF16_BYTES + (BF16_BYTES + K) / n, shard, 0.0),
+        im("FSDP SHARD_GRAD_OP (foreach Adam)", fsdp_grad_op_states, shard, 0.0),
+        im("FSDP SHARD_GRAD_OP with a fused Adam", fsdp_grad_op_states, none, 0.0),
+        im("DeepSpeed ZeRO stage 2", deepspeed_stage2_states, shard, 0.0),
     ];
     const ZERO3: [Implementation; 3] = [
-        im("FSDP (foreach Adam)", |n| MODEL_STATE_BYTES_PER_PARAM / n, shard, 0.0),
-        im("FSDP with a fused Adam", |n| MODEL_STATE_BYTES_PER_PARAM / n, none, 0.0),
-        im("DeepSpeed ZeRO stage 3", |n| MODEL_STATE_BYTES_PER_PARAM / n, shard, ZERO3_BUCKET_BYTES),
+        im("FSDP (foreach Adam)", full_shard_states, shard, 0.0),
+        im("FSDP with a fused Adam", full_shard_states, none, 0.0),
+        im("DeepSpeed ZeRO stage 3", full_shard_states, shard, ZERO3_BUCKET_BYTES),
     ];
     const HSDP: [Implementation; 2] = [
-        im("FSDP HYBRID_SHARD (foreach Adam)", |n| MODEL_STATE_BYTES_PER_PARAM / n, shard, 0.0),
-        im("FSDP HYBRID_SHARD with a fused Adam", |n| MODEL_STATE_BYTES_PER_PARAM / n, none, 0.0),
+        im("FSDP HYBRID_SHARD (foreach Adam)", full_shard_states, shard, 0.0),
+        im("FSDP HYBRID_SHARD with a fused Adam", full_shard_states, none, 0.0),
     ];
     match sync {
         SyncStrategy::Ddp => &DDP,
@@ -188,13 +197,10 @@ pub fn implementations(sync: SyncStrategy) -> &'static [Implementation] {
     }
 }
 
-/// Bytes of model state one GPU keeps whatever the model's size: DeepSpeed ZeRO-3's gradient bucket
-/// ([`ZERO3_BUCKET_BYTES`]), which FSDP has not, the larger counting. HSDP stands for FSDP alone: none.
+/// Bytes of model state one GPU keeps whatever the model's size, the largest of the strategy's implementations:
+/// DeepSpeed ZeRO-3's gradient bucket ([`ZERO3_BUCKET_BYTES`]), which FSDP has not; none for the others.
 pub fn fixed_state_bytes(sync: SyncStrategy) -> f64 {
-    match sync {
-        SyncStrategy::Zero3 => ZERO3_BUCKET_BYTES,
-        SyncStrategy::Ddp | SyncStrategy::Zero1 | SyncStrategy::Zero2 | SyncStrategy::Hsdp => 0.0,
-    }
+    implementations(sync).iter().map(|im| im.fixed).fold(0.0, f64::max)
 }
 
 /// Activation bytes per layer per token per hidden unit with tensor and sequence parallelism and the attention
@@ -552,11 +558,11 @@ mod tests {
         );
         let m = on(8, 20e9);
         assert!(m.fits && !m.may_fit);
-        // The table's figure is the largest states of the strategy's implementations.
+        // The table's figure is the states of the implementation each strategy lists first, the one its docs name.
         for sync in SyncStrategy::ALL {
             for n in [1, 2, 8, 64] {
-                let most = implementations(sync).iter().map(|im| (im.states)(f64::from(n))).fold(0.0, f64::max);
-                assert!((most - state_bytes_per_param(sync, n)).abs() < 1e-12, "{sync:?} {n}");
+                let first = (implementations(sync)[0].states)(f64::from(n));
+                assert!((first - state_bytes_per_param(sync, n)).abs() < 1e-12, "{sync:?} {n}");
             }
         }
     }
