@@ -1,19 +1,12 @@
-// Trunk's post_build step (scripts/post-build.cjs), first: minifies the page's JavaScript in Trunk's staging directory with terser,
-// then rewrites the subresource-integrity hashes that index.html carries for the files it changed. Trunk's own
-// minifier cannot parse wasm-bindgen's glue and leaves it, and copies static/*.js as they are; minified, the first
-// load is about 3 KB (gzipped) lighter. Release builds only: `trunk serve` without --release keeps readable files.
+// Trunk's post_build step (scripts/post-build.cjs), first: minifies the page's JavaScript in Trunk's staging
+// directory with terser, then rewrites the subresource-integrity hashes that index.html carries for the files it
+// changed. Trunk's own minifier cannot parse wasm-bindgen's glue and leaves it, and copies static/*.js as they are;
+// minified, the first load is about 3 KB (gzipped) lighter. Release builds only: `trunk serve` without --release keeps readable files.
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const crypto = require("crypto");
+const { staging, root, sri } = require("./staging.cjs");
 
-const staging = process.env.TRUNK_STAGING_DIR;
-if (process.env.TRUNK_PROFILE !== "release") process.exit(0);
-if (!staging) {
-  console.error("minify-js: TRUNK_STAGING_DIR is not set (run by Trunk as a post_build hook)");
-  process.exit(2);
-}
-const root = path.resolve(__dirname, "..");
 let terser;
 try {
   terser = require(path.join(root, ".tools/node_modules/terser"));
@@ -24,8 +17,6 @@ try {
 
 // Scripts that are not ES modules (see the comment in the loop).
 const CLASSIC = new Set(["details-worker.js", "details-worker-loader.js", "embed-resize.js"]);
-
-const sri = (bytes) => "sha384-" + crypto.createHash("sha384").update(bytes).digest("base64");
 
 (async () => {
   const index = path.join(staging, "index.html");

@@ -12,21 +12,12 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
-const crypto = require("crypto");
 const { execFileSync } = require("child_process");
+const { staging, root, sri } = require("./staging.cjs");
 
-const staging = process.env.TRUNK_STAGING_DIR;
-if (process.env.TRUNK_PROFILE !== "release") process.exit(0);
-if (!staging) {
-  console.error("trim-wasm: TRUNK_STAGING_DIR is not set (run by Trunk as a post_build hook)");
-  process.exit(2);
-}
-const root = path.resolve(__dirname, "..");
 // binaryen 132 from npm (scripts/setup.sh web): Debian's binaryen 108 produces a blank page (trunk.toml).
 const wasmOpt = path.join(root, ".tools/node_modules/.bin/wasm-opt");
 const DROPPED = /^(__wbg_)?intounderlying(bytesource|source|sink)_/;
-
-const sri = (bytes) => "sha384-" + crypto.createHash("sha384").update(bytes).digest("base64");
 
 function leb(bytes, at) {
   let value = 0;

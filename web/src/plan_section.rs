@@ -126,6 +126,16 @@ pub fn plan_of(query: &str) -> Result<(Side, Plan, bool), String> {
     plan_with_notes(query).map(|(side, p, from_ms, _)| (side, p, from_ms))
 }
 
+/// The compute a plan runs a job on: from tokens; a scenario that gives milliseconds takes the page's default
+/// tokens and MFU. Whether it did.
+fn planned_compute(job: &mut estimator_core::scenario::ScenarioInput) -> bool {
+    let from_ms = matches!(job.compute, ComputeInput::Given { .. });
+    if from_ms {
+        job.compute = ComputeInput::Tokens { tokens_per_step: DEFAULT_TOKENS_PER_STEP, mfu: DEFAULT_MFU };
+    }
+    from_ms
+}
+
 /// [`plan_of`], and what was left out: a priced id that is no catalog offer and describes none is named (with the
 /// catalog id nearest to it) and left out, so that one typo does not empty the table.
 fn plan_with_notes(query: &str) -> Result<(Side, Plan, bool, Vec<String>), String> {
@@ -136,11 +146,7 @@ fn plan_with_notes(query: &str) -> Result<(Side, Plan, bool, Vec<String>), Strin
     if !errors.is_empty() {
         return Err(format!("Scenario {}'s inputs do not read: fix them above.", f.side.label()));
     }
-    // The plan's compute comes from tokens: a scenario that gives milliseconds takes the page's defaults.
-    let from_ms = matches!(job.compute, ComputeInput::Given { .. });
-    if from_ms {
-        job.compute = ComputeInput::Tokens { tokens_per_step: DEFAULT_TOKENS_PER_STEP, mfu: DEFAULT_MFU };
-    }
+    let from_ms = planned_compute(&mut job);
     let tokens = parse_count(&f.tokens).map_err(|e| format!("Tokens to train: {e}"))?;
     let deadline_s = if f.deadline.trim().is_empty() {
         None
@@ -491,12 +497,9 @@ pub fn fill(query: &str, side: Side, id: &str) -> Option<String> {
     if let Some(sync) = o.sync {
         input.sync = sync;
     }
-    // The row's compute: a job given in milliseconds was planned on the page's default tokens and MFU
-    // (`plan_with_notes`), and under "keep tokens per GPU" the row ran its own batch. The filled scenario runs
-    // what the row priced, so its card shows the row's step.
-    if matches!(input.compute, ComputeInput::Given { .. }) {
-        input.compute = ComputeInput::Tokens { tokens_per_step: DEFAULT_TOKENS_PER_STEP, mfu: DEFAULT_MFU };
-    }
+    // The row's compute: the plan's (`planned_compute`), and under "keep tokens per GPU" the row's own batch. The
+    // filled scenario runs what the row priced, so its card shows the row's step.
+    planned_compute(&mut input);
     if let (BatchRule::KeepPerGpu, Some(tps), ComputeInput::Tokens { mfu, .. }) =
         (p.batch, o.tokens_per_step, input.compute)
     {
