@@ -38,7 +38,7 @@ pub fn verdict(a: &SideResult, b: &SideResult) -> String {
         let jobs = if differ.is_empty() {
             String::new()
         } else {
-            format!("A and B run different jobs (they differ in {}): ", differ.join(", "))
+            format!("A and B run different jobs (they differ in {}). ", differ.join(", "))
         };
         return format!("{head}{jobs}Their steps, {steps}, are not compared.");
     }
