@@ -147,6 +147,13 @@ impl Scenario {
     pub fn with(&self, change: impl FnOnce(&mut ScenarioInput)) -> Result<Scenario, ScenarioError> {
         let mut input = self.input.clone();
         change(&mut input);
+        self.with_input(input)
+    }
+
+    /// [`Scenario::with`]'s checks on the changed input: one copy of them, not one per caller's closure (the
+    /// page's first load counts each).
+    #[inline(never)]
+    fn with_input(&self, mut input: ScenarioInput) -> Result<Scenario, ScenarioError> {
         // A measured bus bandwidth belongs to the hardware and node count it was measured on (the inputs whose
         // role says so, `inputs::Role::measured_on`).
         if input.measured_busbw_gbs == self.input.measured_busbw_gbs && !inputs::same_measured_on(&input, &self.input) {
