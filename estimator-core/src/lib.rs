@@ -28,6 +28,7 @@
 //! ```
 
 pub mod accuracy;
+pub mod batch;
 pub mod calibrate;
 pub mod catalog;
 pub mod collective;
@@ -73,6 +74,7 @@ pub use scenario::{
 };
 pub use step::{LowerBound, StepEstimate, estimate_step, lower_bound, reference_lower_bound};
 pub use sweep::{
-    BatchRule, Comparison, SweepPoint, compare, compare_estimates, sweep_line_rate, sweep_nodes, sweep_nodes_as,
+    BatchRule, Comparison, SweepPoint, WorkCompared, compare, compare_estimates, on_nodes, sweep_line_rate,
+    sweep_nodes, sweep_nodes_as,
 };
 pub use units::{Bytes, GbitPerSec, GbytePerSec, Seconds, TflopPerSec};

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+pub use crate::batch::{BatchRule, WorkCompared, on_nodes};
 use crate::estimate::{Estimate, estimate};
 use crate::scenario::{Scenario, ScenarioError};
 use crate::step::estimate_step;
@@ -115,58 +116,6 @@ fn point(x: f64, s: &Scenario) -> SweepPoint {
     }
 }
 
-/// How a job's global batch follows its node count in a sweep or a plan. With its compute given as tokens per
-/// step, the step's compute and the steps to train both follow the batch; a compute given in milliseconds stays as
-/// given under either rule.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum BatchRule {
-    /// The job's tokens per step at every node count: more GPUs split the same batch (strong scaling), so past
-    /// some count communication outgrows the shrinking compute.
-    #[default]
-    KeepGlobal,
-    /// The job's tokens per GPU at every node count: the global batch grows with the GPUs (weak scaling), as a
-    /// run that adds nodes to go faster usually does, within what the optimizer tolerates.
-    KeepPerGpu,
-}
-
-impl BatchRule {
-    /// Its JSON and URL name.
-    pub fn name(self) -> &'static str {
-        match self {
-            BatchRule::KeepGlobal => "keep-global",
-            BatchRule::KeepPerGpu => "keep-per-gpu",
-        }
-    }
-
-    /// Reads a name as users type it.
-    pub fn parse(s: &str) -> Option<BatchRule> {
-        match s.trim().to_ascii_lowercase().replace('_', "-").as_str() {
-            "keep-global" | "global" => Some(BatchRule::KeepGlobal),
-            "keep-per-gpu" | "per-gpu" => Some(BatchRule::KeepPerGpu),
-            _ => None,
-        }
-    }
-
-    /// The tokens per step of a job of `tokens_per_step` on `gpus` GPUs when it runs on `to_gpus`.
-    pub fn tokens_per_step(self, tokens_per_step: f64, gpus: u32, to_gpus: u32) -> f64 {
-        match self {
-            BatchRule::KeepGlobal => tokens_per_step,
-            BatchRule::KeepPerGpu => tokens_per_step / f64::from(gpus.max(1)) * f64::from(to_gpus.max(1)),
-        }
-    }
-
-    /// `input` moved to `nodes` nodes under this rule: its node count, and its tokens per step when its compute
-    /// is given as tokens, from `from_gpus` GPUs to the new count.
-    pub fn apply(self, input: &mut crate::scenario::ScenarioInput, from_gpus: u32, nodes: u32) {
-        input.nodes = i64::from(nodes);
-        if let crate::scenario::ComputeInput::Tokens { tokens_per_step, .. } = &mut input.compute {
-            let to = u32::try_from(input.gpus_per_node.max(1)).unwrap_or(u32::MAX).saturating_mul(nodes);
-            *tokens_per_step = self.tokens_per_step(*tokens_per_step, from_gpus, to);
-        }
-    }
-}
-
 /// Step time against the number of nodes (everything else as in `s`). A node count the model rejects is an error
 /// naming `nodes`; one where the scenario's parallel layout does not fit (tensor x pipeline parallelism over more
 /// GPUs than the nodes have, a shard group that does not divide them) is left out. Going from one node to several
@@ -178,15 +127,8 @@ pub fn sweep_nodes(s: &Scenario, nodes: &[u32]) -> Result<Vec<SweepPoint>, Scena
 /// [`sweep_nodes`] with the global batch following `rule`.
 pub fn sweep_nodes_as(s: &Scenario, nodes: &[u32], rule: BatchRule) -> Result<Vec<SweepPoint>, ScenarioError> {
     let mut points = Vec::with_capacity(nodes.len());
-    let gpus = s.participants();
     for &n in nodes {
-        let v = s.with(|i| {
-            rule.apply(i, gpus, n);
-            if n > 1 && i.adapters_per_node < 1 {
-                i.adapters_per_node = 1;
-            }
-        });
-        match v {
+        match on_nodes(s, n, rule) {
             Ok(v) => points.push(point(f64::from(n), &v)),
             Err(e) if crate::layout::is_layout_field(e.field) => {}
             Err(e) => return Err(e),

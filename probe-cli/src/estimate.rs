@@ -46,6 +46,9 @@ struct StepDocument<'a> {
     input: &'a ScenarioInput,
     #[serde(skip_serializing_if = "Option::is_none")]
     sweep_nodes: Option<Vec<SweepPoint>>,
+    /// What the node sweep holds equal: the global batch (`same-global-batch`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sweep_nodes_comparison: Option<estimator_core::WorkCompared>,
     #[serde(skip_serializing_if = "Option::is_none")]
     sweep_link_gbps: Option<Vec<SweepPoint>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -136,6 +139,7 @@ pub fn step(a: &StepArgs) -> Result<Outcome, Failure> {
         print_json(&StepDocument {
             estimate: &e,
             input: s.input(),
+            sweep_nodes_comparison: sweep_n.as_ref().map(|_| estimator_core::BatchRule::KeepGlobal.compared()),
             sweep_nodes: sweep_n,
             sweep_link_gbps: sweep_r,
             vs: vs_doc,
@@ -167,6 +171,10 @@ pub fn step(a: &StepArgs) -> Result<Outcome, Failure> {
         t.push_str(&compare_text(&s, b, c));
     }
     if let Some(p) = &sweep_n {
+        t.push_str(
+            "\n  On each node count the same global batch: a compute in milliseconds is split over the GPUs, tokens per \
+             step are kept.",
+        );
         t.push_str(&sweep_text("nodes", p));
     }
     if let Some(p) = &sweep_r {

@@ -15,11 +15,11 @@ mod prices;
 
 pub use prices::{COLUMNS, MAX_ROWS, PriceError, PriceRow, RawRow, parse_price_arg, parse_prices};
 
+use crate::batch::BatchRule;
 use crate::memory::memory_fit;
 use crate::offer::{NodeOffer, OFFERS};
 use crate::scenario::{ComputeInput, Field, Scenario, ScenarioError, ScenarioInput, SyncStrategy, range};
 use crate::step::estimate_step;
-use crate::sweep::BatchRule;
 
 /// The most nodes a plan tries by default.
 pub const DEFAULT_MAX_NODES: i64 = 64;

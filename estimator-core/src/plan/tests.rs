@@ -297,4 +297,19 @@ fn a_batch_rule_reads_and_scales() {
     let mut given = ScenarioInput { compute: ComputeInput::Given { ms: 900.0 }, ..ScenarioInput::default() };
     BatchRule::KeepPerGpu.apply(&mut given, 16, 4);
     assert_eq!(given.compute, ComputeInput::Given { ms: 900.0 }, "a given compute stays as given");
+    // Keeping the global batch splits a given compute over the GPUs, and a micro-batch count set with it.
+    let mut given = ScenarioInput {
+        compute: ComputeInput::Given { ms: 900.0 },
+        micro_batches: Some(8),
+        ..ScenarioInput::default()
+    };
+    BatchRule::KeepGlobal.apply(&mut given, 16, 8);
+    assert_eq!(given.compute, ComputeInput::Given { ms: 225.0 });
+    assert_eq!(given.micro_batches, Some(2));
+    let mut accum = ScenarioInput { grad_accum_steps: 4, ..ScenarioInput::default() };
+    BatchRule::KeepGlobal.apply(&mut accum, 16, 1);
+    assert_eq!((accum.grad_accum_steps, accum.micro_batches), (8, None), "accumulation follows, nothing else set");
+    let mut derived = ScenarioInput::default();
+    BatchRule::KeepGlobal.apply(&mut derived, 16, 1);
+    assert_eq!(derived.micro_batches, None, "derived from the tokens per step");
 }

@@ -10,6 +10,7 @@ use serde::Serialize;
 pub use choice::{LayoutChoice, LayoutSource, choose_sync};
 pub use layout::{LayoutAdvice, LayoutOption, SAME_STEP, advise};
 
+use crate::batch::{BatchRule, WorkCompared, on_nodes};
 use crate::collective;
 use crate::fabric::Fabric;
 use crate::human::{gib, num, pct, times};
@@ -58,8 +59,11 @@ pub struct Recommendation {
     /// The answer in one line, with the one-node step beside the scenario's when both are known ("Fits on one
     /// node; 2 nodes are 1.9x faster per step").
     pub headline: String,
-    /// The step time of the same job on one node of the same kind, when it fits there and the scenario has more.
+    /// The step time of the same job on one node of the same kind, when it fits there and the scenario has more:
+    /// the same global batch, so a compute given in milliseconds is the scenario's times its GPUs over one node's.
     pub one_node_step_s: Option<Seconds>,
+    /// What the one-node comparison holds equal (`same-global-batch`), when there is one.
+    pub comparison: Option<WorkCompared>,
     /// Plain-language reasons with figures, most important first.
     pub reasons: Vec<String>,
     /// Exposed communication allowed as a share of the step.
@@ -248,6 +252,7 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
     };
 
     let mut one_node_step_s = None;
+    let mut comparison = None;
     let mut headline = match (kind, min_nodes) {
         (RecommendationKind::MultiNode, Some(n)) => match &fit {
             Some((l, _)) => format!("Needs several nodes: at least {n}, with {}", fit_layout(l)),
@@ -270,13 +275,9 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
         };
         if s.domains() > 1 {
             let sharded = !mem.fits_one_domain;
-            let domain_nodes = i64::from(s.nvlink_domain_gpus() / gpn.max(1));
-            let one = s.with(|i| {
-                i.nodes = domain_nodes;
-                if sharded {
-                    i.sync = SyncStrategy::Zero3;
-                }
-            });
+            let domain_nodes = s.nvlink_domain_gpus() / gpn.max(1);
+            let one = on_nodes(s, domain_nodes, BatchRule::KeepGlobal)
+                .and_then(|o| if sharded { o.with(|i| i.sync = SyncStrategy::Zero3) } else { Ok(o) });
             if let Ok(one) = one {
                 let single = estimate_step(&one).step_s;
                 let speedup = if step.step_s.as_secs() > 0.0 { single.as_secs() / step.step_s.as_secs() } else { 1.0 };
@@ -291,7 +292,8 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
                 };
                 if EXPLAIN {
                     reasons.push(format!(
-                        "On one NVLink domain of {} GPUs the same step takes {single}: {}x the {} on {d} domains.",
+                        "On one NVLink domain of {} GPUs a step of the same global batch takes {single}: {}x the {} on {d} \
+                         domains.",
                         s.nvlink_domain_gpus(),
                         num(speedup, 2),
                         step.step_s
@@ -301,7 +303,8 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
         }
     }
     if kind == RecommendationKind::SingleNode {
-        let one = s.with(|i| i.nodes = 1).ok();
+        // The same global batch on one node: each GPU does the scenario's GPUs over one node's of its work.
+        let one = on_nodes(s, 1, BatchRule::KeepGlobal).ok();
         let intra = one.as_ref().map_or(s.intra_node().allreduce, |o| collective::bus_bandwidth(o).busbw);
         if EXPLAIN {
             reasons.push(if gpn <= 1 {
@@ -329,6 +332,7 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
             let single = estimate_step(&one).step_s;
             let multi = if many.input() == s.input() { step.step_s } else { estimate_step(&many).step_s };
             one_node_step_s = Some(single);
+            comparison = Some(WorkCompared::SameGlobalBatch);
             let n = s.nodes();
             let gpu_hours = |gpus: u32, t: Seconds| f64::from(gpus) * t.as_secs() / 3600.0;
             let (h1, hn) = (gpu_hours(gpn, single), gpu_hours(s.participants(), multi));
@@ -341,13 +345,14 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
             };
             headline = if speedup <= 1.0 {
                 format!(
-                    "Fits on one node{}: {single} per step, faster than {multi} on {n} nodes{}",
+                    "Fits on one node{}: {single} per step, faster than {multi} on {n} nodes{} (same global batch)",
                     named(&one),
                     named(&many)
                 )
             } else {
                 format!(
-                    "Fits on one node{}: {single} per step; {n} nodes{}: {multi}, {} faster for {}x the GPU-hours",
+                    "Fits on one node{}: {single} per step; {n} nodes{}: {multi}, {} faster for {}x the GPU-hours \
+                     (same global batch)",
                     named(&one),
                     named(&many),
                     times(speedup),
@@ -357,9 +362,9 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
             if EXPLAIN {
                 let over = if many.domains() > 1 { "the network" } else { "NVLink (nothing crosses the adapters)" };
                 reasons.push(format!(
-                    "On one node of {} ({}) the same step takes {single}, {} GPU-hours: {}x the {multi} on {n} \
-                 nodes ({}, {} GPU-hours), whose scaling efficiency is {}; communication over {over} leaves {} of \
-                 their step exposed.",
+                    "On one node of {} ({}) a step of the same global batch takes {single}, {} GPU-hours: {}x the \
+                 {multi} on {n} nodes ({}, {} GPU-hours), whose scaling efficiency is {}; communication over {over} \
+                 leaves {} of their step exposed.",
                     crate::human::plural(u64::from(gpn), "GPU"),
                     layouts(&one),
                     num(h1, 3),
@@ -433,14 +438,14 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
                 gib(mem.model_state_bytes_per_gpu)
             ));
         }
-        let planned = s.with(|i| {
-            i.nodes = i64::from(fabric_nodes);
-            if i.adapters_per_node < 1 {
-                i.adapters_per_node = 1;
-            }
-            if needs_zero3 {
-                i.sync = SyncStrategy::Zero3;
-            }
+        // More nodes than the scenario's (the fewest that hold the job) run the same global batch.
+        let planned = on_nodes(s, fabric_nodes, BatchRule::KeepGlobal).and_then(|p| {
+            p.with(|i| {
+                i.adapters_per_node = i.adapters_per_node.max(1);
+                if needs_zero3 {
+                    i.sync = SyncStrategy::Zero3;
+                }
+            })
         });
         if let Ok(planned) = planned {
             min_fabric = smallest_fabric(&planned, target);
@@ -485,6 +490,7 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
         kind,
         headline,
         one_node_step_s,
+        comparison,
         reasons,
         target_exposed_share: target,
         min_nodes,
@@ -627,5 +633,39 @@ mod tests {
             i.sync = SyncStrategy::Zero3;
         });
         assert!(multi.headline.starts_with("Needs several nodes: at least"), "{}", multi.headline);
+    }
+
+    #[test]
+    fn one_node_runs_the_scenarios_global_batch() {
+        // Issue 40: 7B ZeRO-1 on 16 nodes with a 1 s compute. One node runs the same global batch, so each of its
+        // GPUs does 16 times the work: its compute is 16 s, and the GPU-hours compare equal work.
+        let input = ScenarioInput {
+            sync: SyncStrategy::Zero1,
+            nodes: 16,
+            compute: ComputeInput::Given { ms: 1000.0 },
+            ..ScenarioInput::default()
+        };
+        let s = Scenario::new(input).expect("valid");
+        let step = estimate_step(&s);
+        let r = recommend(&s, &step);
+        assert_eq!(r.comparison, Some(WorkCompared::SameGlobalBatch));
+        let one = on_nodes(&s, 1, BatchRule::KeepGlobal).expect("valid");
+        assert_eq!(one.input().compute, ComputeInput::Given { ms: 16_000.0 }, "the one node's compute");
+        // Same global batch: each side's GPUs x compute is the same GPU-time of work.
+        let work = |x: &Scenario| f64::from(x.participants()) * crate::step::compute_time(x).as_secs();
+        assert!((work(&one) - work(&s)).abs() < 1e-9, "{} vs {}", work(&one), work(&s));
+        // The data-parallel ranks' micro-batches follow: 16 on one node for the scenario's 1.
+        assert_eq!(one.layout().micro_batches, 16);
+        let single = r.one_node_step_s.expect("a one-node step");
+        assert_eq!(single, estimate_step(&one).step_s);
+        assert!(single > step.step_s, "16 nodes are faster on the same batch: {single} vs {}", step.step_s);
+        assert!(r.headline.contains("faster for") && r.headline.contains("(same global batch)"), "{}", r.headline);
+        // Tokens per step are the global batch already: one node keeps them and its compute follows its GPUs.
+        let tokens = s.with(|i| i.compute = ComputeInput::Tokens { tokens_per_step: 4e6, mfu: 0.4 }).expect("valid");
+        let one = on_nodes(&tokens, 1, BatchRule::KeepGlobal).expect("valid");
+        assert!((work(&one) - work(&tokens)).abs() < 1e-9 * work(&tokens));
+        // Keeping the tokens per GPU keeps a given compute.
+        let per_gpu = on_nodes(&s, 1, BatchRule::KeepPerGpu).expect("valid");
+        assert_eq!(per_gpu.input().compute, ComputeInput::Given { ms: 1000.0 });
     }
 }

@@ -139,7 +139,10 @@ pub static INPUTS: [Input; 40] = [
         kind: Kind::Number { min: 0.0, max: limits::MAX_COMPUTE_MS, unit: " ms", notation: Notation::Plain },
         optional: false,
         label: "Compute per step",
-        help: help!("Compute time per optimizer step in milliseconds (instead of deriving it from tokens)."),
+        help: help!(
+            "Compute time per optimizer step in milliseconds on the scenario's nodes (instead of deriving it from \
+             tokens); another node count keeping the global batch splits it over its GPUs."
+        ),
         get: |i| match i.compute {
             ComputeInput::Given { ms } => Value::Number(ms),
             ComputeInput::Tokens { .. } => Value::Unset,
