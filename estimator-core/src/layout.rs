@@ -376,12 +376,16 @@ fn default_micro_batches(input: &ScenarioInput, dp: u32, seq_len: u32, mbs: u32)
         return u32::try_from(input.grad_accum_steps).unwrap_or(u32::MAX);
     }
     match input.compute {
-        ComputeInput::Tokens { tokens_per_step, .. } => {
-            let per_rank = tokens_per_step / (f64::from(seq_len) * f64::from(mbs) * f64::from(dp.max(1)));
-            per_rank.ceil().clamp(1.0, 1e6) as u32
-        }
+        ComputeInput::Tokens { tokens_per_step, .. } => micro_batches_of(tokens_per_step, seq_len, mbs, dp),
         ComputeInput::Given { .. } => 1,
     }
+}
+
+/// The micro-batches each data-parallel rank runs for `tokens_per_step` across the job: Megatron-LM's
+/// `global_batch_size / (micro_batch_size x data_parallel_size)` in tokens, rounded up, 1 to 1,000,000.
+pub fn micro_batches_of(tokens_per_step: f64, seq_len: u32, mbs: u32, dp: u32) -> u32 {
+    let per_rank = tokens_per_step / (f64::from(seq_len) * f64::from(mbs) * f64::from(dp.max(1)));
+    if per_rank.is_finite() { per_rank.ceil().clamp(1.0, 1e6) as u32 } else { 1 }
 }
 
 #[cfg(test)]

@@ -66,6 +66,8 @@ pub fn check(a: &CheckRunArgs) -> Result<Outcome, Failure> {
         // The command's scenario has no modelled compute: its tokens are `--tokens-per-step` or the layout's.
         scenario_tokens_per_step: None,
     };
+    // `--tokens-per-step` is the job's global batch, as in `estimate`: it sets the micro-batches too.
+    let s = run.job(&s).map_err(|e| usage(&e))?;
     let mut measured = run.step(&s).map_err(|e| usage(&e))?;
     if let (Some(_), Some(t)) = (trace_step, records.steps()) {
         measured.from = format!(

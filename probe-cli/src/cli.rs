@@ -331,8 +331,10 @@ pub struct CheckRunArgs {
     /// Or the throughput measured, tokens per second over all GPUs.
     #[arg(long, allow_negative_numbers = true, value_name = "TOKENS")]
     pub measured_tokens_per_s: Option<f64>,
-    /// Tokens per optimizer step for --measured-tokens-per-s (default: sequence length x micro-batch size x
-    /// micro-batches x data-parallel GPUs).
+    /// Tokens per optimizer step across all GPUs (the global batch), as in `estimate`: the micro-batches each
+    /// data-parallel rank runs (unless --micro-batches or --grad-accum-steps says), and with
+    /// --measured-tokens-per-s the step (default: sequence length x micro-batch size x micro-batches x
+    /// data-parallel GPUs).
     #[arg(long, value_parser = parse_count_arg, value_name = "COUNT")]
     pub tokens_per_step: Option<f64>,
     /// Or the throughput measured, samples per second over all GPUs (with --samples-per-step).

@@ -137,6 +137,24 @@ pub struct MeasuredStep {
 }
 
 impl RunInput {
+    /// The job the run ran: `s` with the micro-batches `tokens_per_step` gives each data-parallel rank, as
+    /// `estimate --tokens-per-step` derives them, where the scenario's compute is given (in milliseconds, so it
+    /// has no tokens of its own) and it sets no micro-batch count. The tokens per step mean the job's global
+    /// batch in every command; the scenario as it is otherwise.
+    pub fn job(&self, s: &Scenario) -> Result<Scenario, ScenarioError> {
+        let i = s.input();
+        let unset = i.micro_batches.is_none() && i.grad_accum_steps <= 1;
+        match (self.tokens_per_step, i.compute) {
+            (Some(t), ComputeInput::Given { .. }) if unset => {
+                let t = range(Field::TokensPerStep, t, 1.0, crate::scenario::limits::MAX_TOKENS_PER_STEP, " tokens")?;
+                let l = s.layout();
+                let m = crate::layout::micro_batches_of(t, l.seq_len, l.micro_batch_size, l.dp);
+                s.with(|i| i.micro_batches = Some(i64::from(m)))
+            }
+            _ => Ok(s.clone()),
+        }
+    }
+
     /// The measured step, with the checks on each value (the field named when one is refused).
     pub fn step(&self, s: &Scenario) -> Result<MeasuredStep, ScenarioError> {
         use crate::human::{count, secs};

@@ -230,6 +230,23 @@ fn a_layout_that_sends_less_is_advised_whatever_the_verdict() {
 }
 
 #[test]
+fn tokens_per_step_are_the_jobs_global_batch() {
+    // As in `estimate`: 4M tokens of 4,096-token sequences over 16 data-parallel GPUs are 62 micro-batches each.
+    let s = job();
+    assert_eq!(s.layout().micro_batches, 1);
+    let run = RunInput { measured_tokens_per_s: Some(1e6), tokens_per_step: Some(4e6), ..Default::default() };
+    let j = run.job(&s).expect("valid");
+    assert_eq!(j.layout().micro_batches, (4e6f64 / (4096.0 * 16.0)).ceil() as u32);
+    assert_eq!(run.step(&j).expect("ok").step_s, 4.0, "the step is the same either way");
+    // A count the user set stays; no tokens, no change; a bad count names its field.
+    let set = s.with(|i| i.micro_batches = Some(3)).expect("valid");
+    assert_eq!(run.job(&set).expect("valid").layout().micro_batches, 3);
+    assert_eq!(RunInput::default().job(&s).expect("valid").layout().micro_batches, 1);
+    let bad = RunInput { tokens_per_step: Some(-5.0), ..Default::default() };
+    assert_eq!(bad.job(&s).expect_err("refused").field, Field::TokensPerStep);
+}
+
+#[test]
 fn the_measured_step_is_read_from_a_step_or_a_throughput() {
     let s = job();
     let step = |r: RunInput| r.step(&s);
