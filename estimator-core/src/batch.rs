@@ -86,14 +86,9 @@ impl BatchRule {
             // A compute in milliseconds has no tokens to derive the count from: its one micro-batch is the user's.
             let given = matches!(input.compute, ComputeInput::Given { .. });
             if let Some(m) = input.micro_batches.or(accum.then_some(input.grad_accum_steps)).or(given.then_some(1)) {
-                // Rounded to the nearest (`as` saturates), at least 1.
-                let m = ((m as f64 * share + 0.5) as i64).max(1);
-                if accum {
-                    input.grad_accum_steps = m;
-                }
-                if !accum || input.micro_batches.is_some() {
-                    input.micro_batches = Some(m);
-                }
+                // Rounded to the nearest (`as` saturates), at least 1; the count is the micro-batches' from here.
+                input.micro_batches = Some(((m as f64 * share + 0.5) as i64).max(1));
+                input.grad_accum_steps = 1;
             }
         }
     }

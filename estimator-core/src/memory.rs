@@ -319,7 +319,7 @@ struct Split {
 
 /// Bytes one GPU keeps on the split `p` at `per_param(shard)` bytes per parameter of its dense part and of its
 /// experts, each over the GPUs that shard it.
-fn per_gpu(s: &Scenario, p: Split, per_param: impl Fn(u32) -> f64) -> f64 {
+fn per_gpu(s: &Scenario, p: Split, per_param: &dyn Fn(u32) -> f64) -> f64 {
     let shape = s.shape();
     let (tp, pp, etp, ep) = (p.tp.max(1), p.pp.max(1), p.etp.max(1), p.ep.max(1));
     let dense = (shape.params - shape.expert_params()) / (f64::from(tp) * f64::from(pp));
@@ -346,8 +346,8 @@ struct Held {
 /// one that needs least does.
 fn need(s: &Scenario, sync: SyncStrategy, p: Split, act: f64) -> (Held, Held) {
     let held = implementations(sync).iter().map(|im| {
-        let states = per_gpu(s, p, |n| (im.states)(f64::from(n.max(1)))) + im.fixed;
-        let copy = per_gpu(s, p, |n| (im.step_copy)(f64::from(n.max(1))));
+        let states = per_gpu(s, p, &|n| (im.states)(f64::from(n.max(1)))) + im.fixed;
+        let copy = per_gpu(s, p, &|n| (im.step_copy)(f64::from(n.max(1))));
         Held { states, copy, peak: states + act.max(copy), name: im.name }
     });
     let first = Held { states: 0.0, copy: 0.0, peak: f64::NAN, name: "" };

@@ -308,7 +308,7 @@ fn a_batch_rule_reads_and_scales() {
     assert_eq!(given.micro_batches, Some(2));
     let mut accum = ScenarioInput { grad_accum_steps: 4, ..ScenarioInput::default() };
     BatchRule::KeepGlobal.apply(&mut accum, 16, 1);
-    assert_eq!((accum.grad_accum_steps, accum.micro_batches), (8, None), "accumulation follows, nothing else set");
+    assert_eq!((accum.grad_accum_steps, accum.micro_batches), (1, Some(8)), "accumulation follows as micro-batches");
     let mut derived = ScenarioInput::default();
     BatchRule::KeepGlobal.apply(&mut derived, 16, 1);
     assert_eq!(derived.micro_batches, None, "derived from the tokens per step");
