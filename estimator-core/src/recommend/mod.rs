@@ -10,7 +10,7 @@ use serde::Serialize;
 pub use choice::{LayoutChoice, LayoutSource, choose_sync};
 pub use layout::{LayoutAdvice, LayoutOption, SAME_STEP, advise};
 
-use crate::batch::{BatchRule, WorkCompared, on_nodes};
+use crate::batch::{BatchRule, WorkCompared};
 use crate::collective;
 use crate::fabric::Fabric;
 use crate::human::{gib, num, pct, times};
@@ -59,8 +59,9 @@ pub struct Recommendation {
     /// The answer in one line, with the one-node step beside the scenario's when both are known ("Fits on one
     /// node; 2 nodes are 1.9x faster per step").
     pub headline: String,
-    /// The step time of the same job on one node of the same kind, when it fits there and the scenario has more:
-    /// the same global batch, so a compute given in milliseconds is the scenario's times its GPUs over one node's.
+    /// The step time of the same job on one node of the same kind (one NVLink domain where the job fits one and
+    /// not a node), when it fits there and the scenario has more: the same global batch, so a compute given in
+    /// milliseconds is the scenario's times its GPUs over the node's (the domain's).
     pub one_node_step_s: Option<Seconds>,
     /// What the one-node comparison holds equal (`same-global-batch`), when there is one.
     pub comparison: Option<WorkCompared>,
@@ -265,58 +266,32 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
         (RecommendationKind::SingleNode, _) => "One node is enough".to_string(),
         (RecommendationKind::SingleDomain, _) => "Fits in one NVLink domain: no RDMA fabric needed".to_string(),
     };
-    if kind == RecommendationKind::SingleDomain {
-        if EXPLAIN {
-            reasons.push(format!(
+    let domain = kind == RecommendationKind::SingleDomain;
+    if domain && EXPLAIN {
+        reasons.push(format!(
             "Inside one NVLink domain the nodes' GPUs talk over NVLink switches at about {} GB/s, as inside a node: \
              no RDMA fabric is needed while the job stays in the domain.",
             num(s.intra_node().allreduce.get(), 0)
         ))
-        };
-        if s.domains() > 1 {
-            let sharded = !mem.fits_one_domain;
-            let domain_nodes = s.nvlink_domain_gpus() / gpn.max(1);
-            let one = on_nodes(s, domain_nodes, BatchRule::KeepGlobal)
-                .and_then(|o| if sharded { o.with(|i| i.sync = SyncStrategy::Zero3) } else { Ok(o) });
-            if let Ok(one) = one {
-                let single = estimate_step(&one).step_s;
-                let speedup = if step.step_s.as_secs() > 0.0 { single.as_secs() / step.step_s.as_secs() } else { 1.0 };
-                let d = s.domains();
-                headline = if speedup <= 1.0 {
-                    format!("Fits in one NVLink domain: no RDMA fabric needed, and it is faster than {d} domains here")
-                } else {
-                    format!(
-                        "Fits in one NVLink domain: no RDMA fabric needed; {d} domains are {} faster",
-                        times(speedup)
-                    )
-                };
-                if EXPLAIN {
-                    reasons.push(format!(
-                        "On one NVLink domain of {} GPUs a step of the same global batch takes {single}: {}x the {} on {d} \
-                         domains.",
-                        s.nvlink_domain_gpus(),
-                        num(speedup, 2),
-                        step.step_s
-                    ))
-                };
-            }
-        }
-    }
-    if kind == RecommendationKind::SingleNode {
-        // The same global batch on one node: each GPU does the scenario's GPUs over one node's of its work.
-        let one = on_nodes(s, 1, BatchRule::KeepGlobal).ok();
+    };
+    // One node, or one NVLink domain, running the scenario's global batch: each GPU does the scenario's GPUs over
+    // its GPUs of the work.
+    let unit = if domain { s.nvlink_domain_gpus() / gpn.max(1) } else { 1 };
+    let gpus = s.participants();
+    let one = s.with(|i| BatchRule::KeepGlobal.apply(i, gpus, unit)).ok();
+    if kind == RecommendationKind::SingleNode && EXPLAIN {
         let intra = one.as_ref().map_or(s.intra_node().allreduce, |o| collective::bus_bandwidth(o).busbw);
-        if EXPLAIN {
-            reasons.push(if gpn <= 1 {
-                "On one node of one GPU there is nothing to synchronise: no fabric is needed.".to_string()
-            } else {
-                format!(
-                    "On one node gradients travel over {} at about {} GB/s: no RDMA fabric is needed.",
-                    s.intra_node().link.label(),
-                    num(intra.get(), 0)
-                )
-            })
-        };
+        reasons.push(if gpn <= 1 {
+            "On one node of one GPU there is nothing to synchronise: no fabric is needed.".to_string()
+        } else {
+            format!(
+                "On one node gradients travel over {} at about {} GB/s: no RDMA fabric is needed.",
+                s.intra_node().link.label(),
+                num(intra.get(), 0)
+            )
+        })
+    };
+    if matches!(kind, RecommendationKind::SingleNode | RecommendationKind::SingleDomain) {
         // Like with like: one node and the scenario's nodes, each with a layout that fits there (the scenario's
         // own where it fits, else the fastest that does), and the trade-off in time and GPU-hours per step.
         let fitting = |on: &Scenario| -> Option<Scenario> {
@@ -328,14 +303,18 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
         };
         let one = one.as_ref().and_then(fitting);
         let many = fitting(s);
-        if let (Some(one), Some(many)) = (one.filter(|_| s.nodes() > 1), many) {
+        if let (Some(one), Some(many)) = (one.filter(|_| s.nodes() > unit), many) {
             let single = estimate_step(&one).step_s;
             let multi = if many.input() == s.input() { step.step_s } else { estimate_step(&many).step_s };
             one_node_step_s = Some(single);
             comparison = Some(WorkCompared::SameGlobalBatch);
-            let n = s.nodes();
+            let (place, n, many_of) = if domain {
+                ("in one NVLink domain", s.domains(), "domains")
+            } else {
+                ("on one node", s.nodes(), "nodes")
+            };
             let gpu_hours = |gpus: u32, t: Seconds| f64::from(gpus) * t.as_secs() / 3600.0;
-            let (h1, hn) = (gpu_hours(gpn, single), gpu_hours(s.participants(), multi));
+            let (h1, hn) = (gpu_hours(one.participants(), single), gpu_hours(s.participants(), multi));
             let speedup = if multi.as_secs() > 0.0 { single.as_secs() / multi.as_secs() } else { 1.0 };
             let cost = if h1 > 0.0 { hn / h1 } else { 1.0 };
             let layouts = |a: &Scenario| a.layout().describe();
@@ -345,13 +324,13 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
             };
             headline = if speedup <= 1.0 {
                 format!(
-                    "Fits on one node{}: {single} per step, faster than {multi} on {n} nodes{} (same global batch)",
+                    "Fits {place}{}: {single} per step, faster than {multi} on {n} {many_of}{} (same global batch)",
                     named(&one),
                     named(&many)
                 )
             } else {
                 format!(
-                    "Fits on one node{}: {single} per step; {n} nodes{}: {multi}, {} faster for {}x the GPU-hours \
+                    "Fits {place}{}: {single} per step; {n} {many_of}{}: {multi}, {} faster for {}x the GPU-hours \
                      (same global batch)",
                     named(&one),
                     named(&many),
@@ -362,10 +341,11 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
             if EXPLAIN {
                 let over = if many.domains() > 1 { "the network" } else { "NVLink (nothing crosses the adapters)" };
                 reasons.push(format!(
-                    "On one node of {} ({}) a step of the same global batch takes {single}, {} GPU-hours: {}x the \
-                 {multi} on {n} nodes ({}, {} GPU-hours), whose scaling efficiency is {}; communication over {over} \
-                 leaves {} of their step exposed.",
-                    crate::human::plural(u64::from(gpn), "GPU"),
+                    "On one {} of {} ({}) a step of the same global batch takes {single}, {} GPU-hours: {}x the \
+                 {multi} on {n} {many_of} ({}, {} GPU-hours), whose scaling efficiency is {}; communication over \
+                 {over} leaves {} of their step exposed.",
+                    if domain { "NVLink domain" } else { "node" },
+                    crate::human::plural(u64::from(one.participants()), "GPU"),
                     layouts(&one),
                     num(h1, 3),
                     num(speedup, 2),
@@ -439,13 +419,13 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
             ));
         }
         // More nodes than the scenario's (the fewest that hold the job) run the same global batch.
-        let planned = on_nodes(s, fabric_nodes, BatchRule::KeepGlobal).and_then(|p| {
-            p.with(|i| {
-                i.adapters_per_node = i.adapters_per_node.max(1);
-                if needs_zero3 {
-                    i.sync = SyncStrategy::Zero3;
-                }
-            })
+        let gpus = s.participants();
+        let planned = s.with(|i| {
+            BatchRule::KeepGlobal.apply(i, gpus, fabric_nodes);
+            i.adapters_per_node = i.adapters_per_node.max(1);
+            if needs_zero3 {
+                i.sync = SyncStrategy::Zero3;
+            }
         });
         if let Ok(planned) = planned {
             min_fabric = smallest_fabric(&planned, target);
@@ -502,6 +482,7 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::batch::on_nodes;
     use crate::scenario::{ComputeInput, ScenarioInput};
 
     fn rec(change: impl FnOnce(&mut ScenarioInput)) -> Recommendation {
