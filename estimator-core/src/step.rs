@@ -160,7 +160,7 @@ pub struct StepEstimate {
     pub network_floor_bytes_per_node: Bytes,
     /// Every kind of traffic of the step.
     pub traffic: Vec<Traffic>,
-    /// The layout it ran with.
+    /// The layout it ran with, and its framework.
     pub layout: LayoutUsed,
 }
 
@@ -218,6 +218,17 @@ pub struct LayoutUsed {
     pub model: &'static str,
     /// The degrees and batch.
     pub layout: Layout,
+    /// The framework given (`None`: the one the layout implies); the JSON's `layout.framework` is the one the
+    /// step followed ([`crate::scenario::Framework::of_layout`] where none was given).
+    pub framework: Option<crate::scenario::Framework>,
+}
+
+impl LayoutUsed {
+    /// The framework whose rules sized the gradient buckets.
+    pub fn framework(&self) -> crate::scenario::Framework {
+        let l = &self.layout;
+        self.framework.unwrap_or(crate::scenario::Framework::of_layout(l.sync, i64::from(l.tp), i64::from(l.pp)))
+    }
 }
 
 impl LayoutUsed {
@@ -232,8 +243,9 @@ impl Serialize for LayoutUsed {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct as _;
         let l = &self.layout;
-        let mut m = serializer.serialize_struct("LayoutUsed", 13)?;
+        let mut m = serializer.serialize_struct("LayoutUsed", 14)?;
         m.serialize_field("model", self.model)?;
+        m.serialize_field("framework", &self.framework())?;
         m.serialize_field("description", &self.description())?;
         m.serialize_field("sync", &l.sync)?;
         m.serialize_field("tp", &l.tp)?;
@@ -259,7 +271,7 @@ fn bucket_figures(s: &Scenario) -> (u64, Seconds, f64, Seconds, &'static str, &'
     if group.ranks <= 1 || grads <= 0.0 {
         return (0, Seconds::ZERO, 0.0, Seconds::ZERO, "none", "none");
     }
-    let bucket = s.input().bucket_bytes.min(grads);
+    let bucket = crate::traffic::gradient_bucket_bytes(s).min(grads);
     let mut t = collective::timing(&group_scenario(s, group), collective::Op::AllReduce, Bytes::new(bucket));
     if let Some(r) = s.input().ring_factor {
         t.transfer_us *= r / collective::nccl_busbw_factor(group.ranks);
@@ -351,7 +363,7 @@ pub fn estimate_step(s: &Scenario) -> StepEstimate {
         network_bytes_per_node: network_per_node,
         network_floor_bytes_per_node: floor_per_node,
         traffic: rows,
-        layout: LayoutUsed { model: s.shape().key, layout: *s.layout() },
+        layout: LayoutUsed { model: s.shape().key, layout: *s.layout(), framework: s.input().framework },
     }
 }
 

@@ -326,6 +326,19 @@ impl Builder<'_> {
     }
 }
 
+/// The gradient bucket of a step, bytes: the input's, else its framework's default for this data-parallel group
+/// and gradient type ([`crate::scenario::Framework::bucket_bytes`]), where the framework buckets by unit (FSDP)
+/// one unit: this stage's gradients over its blocks and the root unit.
+pub fn gradient_bucket_bytes(s: &Scenario) -> f64 {
+    let elem = s.input().dtype.bytes();
+    let l = s.layout();
+    let framework = s.framework().bucket_bytes(l.dp, elem);
+    s.input()
+        .bucket_bytes
+        .or(framework)
+        .unwrap_or_else(|| local_params(s) * elem / (f64::from(l.stage_layers(s.shape().layers)) + 1.0))
+}
+
 /// Every kind of traffic of one optimizer step, exposure not yet set.
 pub fn traffic(s: &Scenario) -> Vec<Traffic> {
     let l: &Layout = s.layout();
@@ -336,6 +349,7 @@ pub fn traffic(s: &Scenario) -> Vec<Traffic> {
     let m = f64::from(l.micro_batches);
     let layers_per_stage = f64::from(l.stage_layers(shape.layers));
     let grads = local_params(s) * elem;
+    let size = gradient_bucket_bytes(s);
 
     // With experts of their own decomposition (EP > 1, or ETP apart from TP), megatron-core reduces the routed
     // experts' gradients over the expert-data-parallel group, the ranks that hold the same experts, and the rest
@@ -352,15 +366,15 @@ pub fn traffic(s: &Scenario) -> Vec<Traffic> {
     let expert_group = (expert > 0.0 && b.groups.expert_dp.ranks > 1).then_some(b.groups.expert_dp);
     match l.sync {
         SyncStrategy::Ddp => {
-            let (calls, bucket, last) = Builder::buckets(dense, s.input().bucket_bytes);
+            let (calls, bucket, last) = Builder::buckets(dense, size);
             b.add(Kind::GradientAllReduce, Op::AllReduce, b.groups.dp, calls, bucket, last);
             if let Some(g) = expert_group {
-                let (calls, bucket, last) = Builder::buckets(expert, s.input().bucket_bytes);
+                let (calls, bucket, last) = Builder::buckets(expert, size);
                 b.add(Kind::GradientAllReduce, Op::AllReduce, g, calls, bucket, last);
             }
         }
         SyncStrategy::Zero1 | SyncStrategy::Zero2 if folded => {
-            let bucket = if s.overlap_grad_reduce() { s.input().bucket_bytes } else { grads.max(1.0) };
+            let bucket = if s.overlap_grad_reduce() { size } else { grads.max(1.0) };
             let times = if l.sync == SyncStrategy::Zero2 { m } else { 1.0 };
             let gather = ZERO_ALLGATHER_BUCKET_ELEMENTS * elem;
             let parts = [(dense, Some(b.groups.dp)), (expert, expert_group)];
@@ -383,7 +397,7 @@ pub fn traffic(s: &Scenario) -> Vec<Traffic> {
             // accumulation boundaries as well"); ZeRO-1 once per step, as DDP.
             // Without overlap, megatron-core makes the whole gradient one bucket (`bucket_size = None`:
             // `distributed_data_parallel.py`, "Set bucket_size to infinity if overlap_grad_reduce is False").
-            let bucket = if s.overlap_grad_reduce() { s.input().bucket_bytes } else { grads.max(1.0) };
+            let bucket = if s.overlap_grad_reduce() { size } else { grads.max(1.0) };
             let pass = Builder::buckets(grads, bucket);
             let times = if l.sync == SyncStrategy::Zero2 { m } else { 1.0 };
             b.add_times(Kind::GradientReduceScatter, Op::ReduceScatter, b.groups.dp, pass, times);

@@ -25,6 +25,11 @@ pub fn whole<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
     Bytes(*v).serialize(s)
 }
 
+/// [`whole`] for an optional number: `null` when unset.
+pub fn whole_opt<S: serde::Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    v.map(Bytes).serialize(s)
+}
+
 /// Whole numbers of bytes up to 2^53 (every byte count a step has) as integers; others as they are.
 impl Serialize for Bytes {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

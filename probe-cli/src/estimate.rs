@@ -326,6 +326,18 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
             l.seq_len
         ),
     );
+    let framework = s.framework();
+    row(
+        &mut t,
+        "framework",
+        format!(
+            "{} ({}): gradient buckets of {} ({})",
+            framework.label(),
+            if i.framework.is_some() { "given" } else { "the layout's; --framework to choose" },
+            human::binary(estimator_core::Bytes::new(estimator_core::traffic::gradient_bucket_bytes(s))),
+            if i.bucket_bytes.is_some() { "--bucket-bytes" } else { framework.bucket_rule() }
+        ),
+    );
     if matches!(l.sync, SyncStrategy::Zero1 | SyncStrategy::Zero2) && i.overlap.is_none() {
         row(
             &mut t,

@@ -294,7 +294,7 @@ mod tests {
         let i = job.input;
         assert_eq!((i.params, i.nodes, i.adapters_per_node, i.link_gbps), (70e9, 2, 4, 100.0));
         assert_eq!((i.fabric, i.gdr, i.tp, i.overlap_grad_reduce), (estimator_core::Fabric::Roce, false, 2, false));
-        assert_eq!((i.bucket_bytes, i.activation_checkpointing), (50.0 * 1024.0 * 1024.0, true));
+        assert_eq!((i.bucket_bytes, i.activation_checkpointing), (Some(50.0 * 1024.0 * 1024.0), true));
         assert_eq!(i.sync, estimator_core::SyncStrategy::Zero3);
         // Not given: the model's defaults.
         assert_eq!((i.gpus_per_node, i.pp, i.overlap_param_gather), (8, 1, false));

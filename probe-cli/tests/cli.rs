@@ -572,7 +572,7 @@ fn inputs_people_type_get_answers_in_their_terms() {
 /// default tokens per step can be typed as it is (4Mi).
 #[test]
 fn counts_units_and_names_read_as_people_expect() {
-    let step = json(&["estimate", "step"]);
+    let step = json(&["estimate", "step", "--bucket-bytes", "25MiB"]);
     for key in [
         "/gradient_bytes",
         "/bytes_per_participant",
@@ -594,7 +594,7 @@ fn counts_units_and_names_read_as_people_expect() {
     }
     let out = cli().args(["estimate", "step", "--gpu", "h100"]).output().expect("runs");
     assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"), "{}", String::from_utf8_lossy(&out.stderr));
-    let a = json(&["estimate", "step", "--tokens-per-step", "4Mi"]);
+    let a = json(&["estimate", "step", "--bucket-bytes", "25MiB", "--tokens-per-step", "4Mi"]);
     assert_eq!(a["step_s"], step["step_s"], "4Mi is the default's 4,194,304");
     let out = cli().args(["estimate", "step", "--params", "0"]).output().expect("runs");
     assert!(String::from_utf8_lossy(&out.stderr).contains("at least 1 parameter (got 0)"));

@@ -11,6 +11,7 @@ use serde::Serialize;
 #[allow(missing_docs)]
 pub enum Field {
     Params,
+    Framework,
     GradAccumSteps,
     BucketBytes,
     ComputeMs,
@@ -69,7 +70,7 @@ pub enum Field {
 
 impl Field {
     /// Every field, in declaration order (a test holds it complete).
-    pub const ALL: [Field; 50] = [
+    pub const ALL: [Field; 51] = [
         Field::Params,
         Field::GradAccumSteps,
         Field::BucketBytes,
@@ -120,6 +121,7 @@ impl Field {
         Field::OverlapGradReduce,
         Field::OverlapParamGather,
         Field::Compute,
+        Field::Framework,
     ];
 
     /// The JSON key (and, with `-` for `_`, the CLI flag).
@@ -164,6 +166,7 @@ impl Field {
             Field::NvlinkDomainGpus => "nvlink_domain_gpus",
             Field::Dtype => "dtype",
             Field::Sync => "sync",
+            Field::Framework => "framework",
             Field::Gpu => "gpu",
             Field::IntraNode => "intra_node",
             Field::Fabric => "fabric",

@@ -2,9 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::Framework;
 use crate::catalog::IntraNodeLink;
 use crate::fabric::Fabric;
-use crate::units::Bytes;
 
 /// Element type of the gradients that are synchronised.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -199,8 +199,6 @@ pub const DEFAULT_TOKENS_PER_STEP: f64 = 4_194_304.0;
 /// Default MFU. Source: PaLM reports 46% MFU (Chowdhery et al. 2022, table 3); Megatron-LM reaches 40-50% on
 /// large GPT models; 0.4 is the usual planning figure.
 pub const DEFAULT_MFU: f64 = 0.4;
-/// PyTorch DDP's default bucket: `bucket_cap_mb=25` (torch.nn.parallel.DistributedDataParallel), in MiB.
-pub const DEFAULT_BUCKET_MIB: f64 = 25.0;
 /// Default sequence length: 4096 tokens, Llama 2's context and the sequences of [`DEFAULT_TOKENS_PER_STEP`]
 /// (Touvron et al. 2023, section 2.2).
 pub const DEFAULT_SEQ_LEN: i64 = 4096;
@@ -227,9 +225,13 @@ pub struct ScenarioInput {
     pub sync: SyncStrategy,
     /// Gradient-accumulation micro-steps per optimizer step (one sync per optimizer step).
     pub grad_accum_steps: i64,
-    /// Gradient bucket size in bytes (PyTorch DDP default 25 MiB); each bucket's all-reduce pays the latency.
-    #[serde(serialize_with = "crate::units::whole")]
-    pub bucket_bytes: f64,
+    /// Gradient bucket size in bytes; each bucket's collective pays the latency. `None`: the framework's default
+    /// ([`Framework::bucket_bytes`]: PyTorch DDP's 25 MiB, Megatron's `max(40M, 1M x DP)` elements, ...).
+    #[serde(serialize_with = "crate::units::whole_opt")]
+    pub bucket_bytes: Option<f64>,
+    /// The framework whose rules size the gradient buckets; `None`: the one the layout implies
+    /// ([`Framework::of_layout`]).
+    pub framework: Option<Framework>,
     /// Compute time per optimizer step.
     pub compute: ComputeInput,
     /// Optional activation memory per GPU in bytes (0 = not counted).
@@ -324,7 +326,8 @@ impl Default for ScenarioInput {
             dtype: GradDtype::Bf16,
             sync: SyncStrategy::Ddp,
             grad_accum_steps: 1,
-            bucket_bytes: Bytes::mib(DEFAULT_BUCKET_MIB).get(),
+            bucket_bytes: None,
+            framework: None,
             compute: ComputeInput::default(),
             activation_bytes_per_gpu: 0.0,
             nodes: 2,

@@ -10,6 +10,7 @@ use crate::terms::Terms;
 use crate::units::{GbitPerSec, Seconds};
 
 mod error;
+mod framework;
 mod input;
 pub mod inputs;
 pub mod reference;
@@ -17,6 +18,7 @@ pub mod reference;
 use error::count;
 pub use error::{Field, Reason, ScenarioError, Shown, limits};
 pub(crate) use error::{count_in, range};
+pub use framework::Framework;
 pub use input::*;
 
 /// A validated scenario. Build it with [`Scenario::new`]; derive variants with [`Scenario::with`].
@@ -202,6 +204,12 @@ impl Scenario {
     /// model's terms do not take it.
     pub fn overlap_param_gather(&self) -> bool {
         self.terms.framework_overlap && self.input.overlap_param_gather
+    }
+
+    /// The framework whose rules the step follows: the input's, else the one the layout implies.
+    pub fn framework(&self) -> Framework {
+        let i = &self.input;
+        i.framework.unwrap_or(Framework::of_layout(i.sync, i.tp, i.pp))
     }
 
     /// The model's shaped terms this scenario is estimated with.
@@ -473,6 +481,7 @@ mod tests {
                 Field::OverlapGradReduce => 47,
                 Field::OverlapParamGather => 48,
                 Field::Compute => 49,
+                Field::Framework => 50,
             }
         }
         for (i, f) in Field::ALL.into_iter().enumerate() {

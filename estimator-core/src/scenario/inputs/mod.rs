@@ -305,6 +305,7 @@ pub fn same_measured_on(a: &ScenarioInput, b: &ScenarioInput) -> bool {
 /// A choice as users type it (`ib`, `fsdp`, `ms`) into its JSON name.
 fn choice(field: Field, s: &str) -> Option<&'static str> {
     match field {
+        Field::Framework => crate::scenario::Framework::parse(s).map(crate::scenario::Framework::name),
         Field::Dtype => GradDtype::parse(s).map(GradDtype::name),
         Field::Sync => SyncStrategy::parse(s).map(SyncStrategy::name),
         Field::IntraNode => IntraNodeLink::parse(s).map(IntraNodeLink::name),

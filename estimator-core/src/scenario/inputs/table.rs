@@ -17,7 +17,7 @@ const MAX_DEGREE: i64 = limits::MAX_NODES * limits::MAX_GPUS_PER_NODE;
 const FRACTION: f64 = limits::MIN_FRACTION;
 
 /// Every scenario input, in the order the model checks them (the first error is the one reported).
-pub static INPUTS: [Input; 40] = [
+pub static INPUTS: [Input; 41] = [
     Input {
         field: Field::Model,
         json: "model",
@@ -106,10 +106,31 @@ pub static INPUTS: [Input; 40] = [
             unit: " bytes",
             notation: Notation::Bytes,
         },
-        optional: false,
+        optional: true,
         label: "Gradient bucket",
-        help: help!("Gradient bucket size (raw bytes or KiB/MiB/GiB/KB/MB/GB); each bucket pays the latency."),
-        get: |i| Value::Number(i.bucket_bytes),
+        help: help!(
+            "Gradient bucket size (raw bytes or KiB/MiB/GiB/KB/MB/GB); each bucket pays the latency. Not given: the \
+             framework's default (DDP 25 MiB, Megatron max(40M, 1M x DP) elements, DeepSpeed 5e8 elements, XLA 30 \
+             MiB, FSDP one per unit)."
+        ),
+        get: |i| opt_number(i.bucket_bytes),
+    },
+    Input {
+        field: Field::Framework,
+        json: "framework",
+        flag: Key::At("framework"),
+        url: Key::Not(help!("the page takes the framework the layout implies")),
+        role: Role::Job,
+        from_report: false,
+        kind: Kind::Choice { names: &["ddp", "megatron", "deepspeed", "fsdp", "jax"] },
+        optional: true,
+        label: "Framework",
+        help: help!(
+            "The framework whose defaults size the gradient buckets: ddp, megatron, deepspeed, fsdp or jax. Not \
+             given: from the layout (ZeRO-1/2 with TP or PP: megatron; other ZeRO-1/2: deepspeed; ZeRO-3 and HSDP: \
+             fsdp; DDP: ddp)."
+        ),
+        get: |i| i.framework.map_or(Value::Unset, |f| Value::Text(f.name().to_string())),
     },
     Input {
         field: Field::Compute,

@@ -21,7 +21,13 @@ pub(super) fn write(field: Field, i: &mut ScenarioInput, v: &Value) -> Option<()
         Field::Dtype => i.dtype = GradDtype::parse(v.text()?)?,
         Field::Sync => i.sync = SyncStrategy::parse(v.text()?)?,
         Field::GradAccumSteps => i.grad_accum_steps = v.count()?,
-        Field::BucketBytes => i.bucket_bytes = v.number()?,
+        Field::BucketBytes => i.bucket_bytes = set_opt_number(v)?,
+        Field::Framework => {
+            i.framework = match v {
+                Value::Unset => None,
+                v => Some(crate::scenario::Framework::parse(v.text()?)?),
+            };
+        }
         Field::Compute => {
             i.compute = match (v.text()?, i.compute) {
                 ("tokens", c @ ComputeInput::Tokens { .. }) | ("given", c @ ComputeInput::Given { .. }) => c,
