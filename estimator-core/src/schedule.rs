@@ -118,13 +118,14 @@ pub fn schedule(s: &Scenario, rows: &mut [Traffic], compute: Seconds, forward_sh
     let backward = micro - forward;
     let find = |rows: &[Traffic], k: Kind| rows.iter().position(|r| r.kind == k);
 
-    // DDP and ZeRO-1 buckets behind the last micro-batch's backward; ZeRO-2's behind every micro-batch's.
+    // DDP and ZeRO-1 buckets behind the last micro-batch's backward; ZeRO-2's behind every micro-batch's, but
+    // Megatron's (`traffic::syncs_per_step`).
     // Every row of a kind: MoE layouts reduce the experts' gradients over their own group, a row of its own.
     for kind in [Kind::GradientAllReduce, Kind::GradientReduceScatter] {
         let of_kind: Vec<usize> = (0..rows.len()).filter(|&i| rows[i].kind == kind).collect();
         for i in of_kind {
             let r = &rows[i];
-            let per_step = if l.sync == crate::scenario::SyncStrategy::Zero2 { m } else { 1.0 };
+            let per_step = crate::traffic::syncs_per_step(s);
             let calls = (r.calls as f64 / per_step).round().max(1.0) as u64;
             let exposed = if kind == Kind::GradientReduceScatter && !s.overlap_grad_reduce() {
                 r.time_s.as_secs()

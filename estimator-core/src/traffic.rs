@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::collective::{self, Op};
 use crate::layout::{Group, Groups, Layout, groups};
-use crate::scenario::{Scenario, SyncStrategy};
+use crate::scenario::{Framework, Scenario, SyncStrategy};
 use crate::units::{Bytes, Seconds};
 
 /// DeepSpeed's `allgather_bucket_size` default: 5e8 elements per parameter all-gather of ZeRO-1/2 (DeepSpeed
@@ -326,6 +326,17 @@ impl Builder<'_> {
     }
 }
 
+/// How many times a step reduces the gradients: once (DDP, ZeRO-1, and Megatron, whose distributed optimizer
+/// reduces them in the last micro-batch only, the others running under `no_sync`:
+/// NVIDIA/Megatron-LM@d98e8a64ddf34856e74b24714e3bedb2f5a39553 `megatron/core/pipeline_parallel/schedules.py:814-815`,
+/// `megatron/core/distributed/param_and_grad_buffer.py:876-885`), or on every micro-batch where ZeRO-2 keeps only
+/// its shard of the gradients (DeepSpeed `engine.py` `allreduce_gradients`: "ZeRO stage >= 2 communicates during
+/// non gradient accumulation boundaries as well"; FSDP's `SHARD_GRAD_OP` likewise).
+pub fn syncs_per_step(s: &Scenario) -> f64 {
+    let per_micro_batch = s.layout().sync == SyncStrategy::Zero2 && s.framework() != Framework::Megatron;
+    if per_micro_batch { f64::from(s.layout().micro_batches) } else { 1.0 }
+}
+
 /// The gradient bucket of a step, bytes: the input's, else its framework's default for this data-parallel group
 /// and gradient type ([`crate::scenario::Framework::bucket_bytes`]), where the framework buckets by unit (FSDP)
 /// one unit: this stage's gradients over its blocks and the root unit.
@@ -375,7 +386,7 @@ pub fn traffic(s: &Scenario) -> Vec<Traffic> {
         }
         SyncStrategy::Zero1 | SyncStrategy::Zero2 if folded => {
             let bucket = if s.overlap_grad_reduce() { size } else { grads.max(1.0) };
-            let times = if l.sync == SyncStrategy::Zero2 { m } else { 1.0 };
+            let times = syncs_per_step(s);
             let gather = ZERO_ALLGATHER_BUCKET_ELEMENTS * elem;
             let parts = [(dense, Some(b.groups.dp)), (expert, expert_group)];
             for (bytes, group) in parts {
@@ -399,7 +410,7 @@ pub fn traffic(s: &Scenario) -> Vec<Traffic> {
             // `distributed_data_parallel.py`, "Set bucket_size to infinity if overlap_grad_reduce is False").
             let bucket = if s.overlap_grad_reduce() { size } else { grads.max(1.0) };
             let pass = Builder::buckets(grads, bucket);
-            let times = if l.sync == SyncStrategy::Zero2 { m } else { 1.0 };
+            let times = syncs_per_step(s);
             b.add_times(Kind::GradientReduceScatter, Op::ReduceScatter, b.groups.dp, pass, times);
             let (calls, bucket, last) = Builder::buckets(grads, ZERO_ALLGATHER_BUCKET_ELEMENTS * elem);
             b.add(Kind::ParameterAllGather, Op::AllGather, b.groups.dp, calls, bucket, last);

@@ -406,3 +406,43 @@ fn a_measured_bus_bandwidth_past_the_adapters_is_said() {
     let e = estimate(&scenario(|i| i.measured_busbw_gbs = Some(300.0)));
     assert!(!e.notes.iter().any(|n| n.contains("more than the adapters carry")), "{:?}", e.notes);
 }
+
+#[test]
+fn each_framework_buckets_and_reduces_as_its_source_does() {
+    use estimator_core::scenario::Framework;
+    // 7B ZeRO-2 over 2 nodes with 8 micro-batches. DeepSpeed (the layout's framework without TP or PP) reduces
+    // every micro-batch in 5e8-element buckets; Megatron only in the last, in max(40M, 1M x 16) elements.
+    let ds = step(|i| {
+        i.sync = SyncStrategy::Zero2;
+        i.micro_batches = Some(8);
+    });
+    assert_eq!(ds.layout.framework(), Framework::Deepspeed);
+    let rs = row(&ds, Kind::GradientReduceScatter);
+    assert!(close(rs.message_bytes.get(), 5e8 * 2.0));
+    let grads: f64 = 7e9 * 2.0;
+    assert_eq!(rs.calls, 8 * (grads / 1e9).ceil() as u64, "every micro-batch");
+    let mg = step(|i| {
+        i.sync = SyncStrategy::Zero2;
+        i.micro_batches = Some(8);
+        i.framework = Some(Framework::Megatron);
+    });
+    let rs = row(&mg, Kind::GradientReduceScatter);
+    assert!(close(rs.message_bytes.get(), 40e6 * 2.0));
+    assert_eq!(rs.calls, (grads / 80e6).ceil() as u64, "the last micro-batch only");
+    assert!(mg.comm_s < ds.comm_s);
+    // PyTorch DDP's 25 MiB; a bucket given overrides any framework's.
+    let ddp = step(|_| {});
+    assert!(close(row(&ddp, Kind::GradientAllReduce).message_bytes.get(), 25.0 * 1024.0 * 1024.0));
+    let given = step(|i| {
+        i.framework = Some(Framework::Megatron);
+        i.bucket_bytes = Some(1e8);
+    });
+    assert!(close(row(&given, Kind::GradientAllReduce).message_bytes.get(), 1e8));
+    // Megatron's bucket grows with the data-parallel ranks past 40: 128 ranks, 128M elements.
+    let wide = step(|i| {
+        i.sync = SyncStrategy::Zero1;
+        i.nodes = 16;
+        i.framework = Some(Framework::Megatron);
+    });
+    assert!(close(row(&wide, Kind::GradientReduceScatter).message_bytes.get(), 128e6 * 2.0));
+}

@@ -92,7 +92,8 @@ async fn run(c: &Client, server: &StaticServer) -> Result<(), String> {
     // The answer leads, on the first screen: the verdict line with the reference arithmetic's lower bounds and the
     // slower side's recommendation, above both step times.
     let verdict = text_of(c, "verdict").await?;
-    for part in ["B's step is 5.38× shorter than A's", "A 8.96 s, B 0.56 s", "A: Fits on one node", "Smallest fabric"] {
+    for part in ["B's step is 5.38× shorter than A's", "A 8.96 s, B 0.56 s", "A: Fits on one node", "Smallest fabric"]
+    {
         assert!(verdict.contains(part), "'{part}' not in the verdict: {verdict}");
     }
     let on_screen = js(

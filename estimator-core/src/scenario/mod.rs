@@ -115,9 +115,9 @@ impl Scenario {
             && !input.overlap_grad_reduce
         {
             warnings.push(
-                "overlap_param_gather without overlap_grad_reduce: Megatron refuses it ('Must use \
-                 --overlap-param-gather with --overlap-grad-reduce', megatron/training/arguments.py); the model \
-                 takes the gradient in one reduce-scatter and the gather as overlapped"
+                "overlap_param_gather needs overlap_grad_reduce ('Must use --overlap-param-gather with \
+                 --overlap-grad-reduce', Megatron's arguments.py): modelled as one reduce-scatter, the gather \
+                 overlapped"
                     .to_string(),
             );
         }
