@@ -4,12 +4,12 @@
 # came from), the table at every size, the training-step replay and the accuracy headline it gives.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=$(cargo test -q -p tests --test calibration -- --nocapture calibration_set_is_reproduced every_size_is_replayed training_runs_are_replayed later_runs_check_the_shipped_model 2>/dev/null || true)
+out=$(cargo test -q -p tests --test calibration -- --nocapture calibration_set_is_reproduced every_size_is_replayed training_runs_are_replayed later_runs_check_the_shipped_model scale_runs_are_scored_as_shipped 2>/dev/null || true)
 OUT="$out" python3 - <<'PY'
 import os
 out = os.environ["OUT"]
 text = open("README.md").read()
-for name in ("calibration-table", "curves-table", "steps-table", "steps-headline", "later-runs"):
+for name in ("calibration-table", "curves-table", "steps-table", "steps-headline", "later-runs", "scale-runs"):
     start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
     if start not in out or end not in out:
         raise SystemExit(f"no {name} in the test output")

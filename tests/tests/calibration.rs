@@ -391,6 +391,50 @@ const KEPT_ASIDE: &[&str] = &[
     "deepinsight/insightface",
     "hiyouga/LlamaFactory",
     "cybertronai/bflm",
+    // Added to the list on 2026-12-07.
+    "AMD-AGI/axlearn",
+    "Azure/azureml-examples",
+    "cli99/llm-analysis",
+    "NVIDIA-NeMo/Megatron-Bridge",
+    "awslabs/awsome-distributed-ai",
+    "argonne-lcf/Megatron-DeepSpeed",
+    "argonne-lcf/user-guides",
+    "alibaba/Megatron-LLaMA",
+    "CCI-MOC/roce-testing",
+    "JaneLiCC/Notes",
+    "jasperzhong/read-papers-and-code/issues/261",
+    "training_results_v3.1/NVIDIA",
+    "horovod/horovod/issues/288",
+    "horovod/horovod/issues/416",
+    "horovod/horovod/issues/779",
+    "NVIDIA/nccl/issues/595",
+    "NVIDIA/nccl/issues/820",
+    "NVIDIA/nccl/issues/1403",
+    "NVIDIA/nccl/issues/1469",
+    "NVIDIA/nccl/issues/1531",
+    "NVIDIA/nccl/issues/1591",
+    "NVIDIA/nccl/issues/2303",
+    "NVIDIA/nccl-tests/issues/107",
+    "NVIDIA/nccl-tests/issues/179",
+    "NVIDIA/nccl-tests/issues/182",
+    "NVIDIA/nccl-tests/issues/252",
+    "NVIDIA/nccl-tests/issues/284",
+    "NVIDIA/nccl-tests/issues/293",
+    "NVIDIA/nccl-tests/pull/318",
+    "ROCm/rccl-tests/pull/93",
+    "aws/aws-ofi-nccl/issues/33",
+    "aws/aws-ofi-nccl/issues/64",
+    "aws/aws-ofi-nccl/issues/65",
+    "aws/aws-k8s-tester/pull/585",
+    "bottlerocket-os/bottlerocket-core-kit/pull/141",
+    "bottlerocket-os/bottlerocket-kernel-kit/pull/304",
+    "bottlerocket-os/bottlerocket-kernel-kit/pull/313",
+    "IBM/pytorch-communication-benchmarks",
+    "rapidsai/ucx-py/issues/361",
+    "imbue-ai/cluster-health/issues/4",
+    "areal-project/AReaL/issues/639",
+    "mlc-ai/pith-train/pull/40",
+    "facebookresearch/HolisticTraceAnalysis",
 ];
 
 /// The runs collected for the out-of-source validation (`tests/data/steps/collected/`, scored by the step
@@ -519,4 +563,54 @@ fn the_step_range_is_the_out_of_source_spread() {
     let later = range::later_coverage(&load_runs(&later_path()).expect("later runs")).expect("later runs replay");
     println!("later runs as shipped: {later:?}");
     assert!(later.inside * 100 >= later.runs * 85 && later.narrow == later.runs, "later runs: {later:?}");
+}
+
+const SCALE_START: &str = "<!-- scale-runs:start -->";
+const SCALE_END: &str = "<!-- scale-runs:end -->";
+
+/// Issue 40's runs at scale: weak-scaling tables collected blind after its terms were set (the framework's
+/// buckets), scored as shipped. The figures are held to what the model reaches now, so that a change that makes
+/// them worse fails; the issue's targets (step median 5%, max 15%, growth within 5 points at every scale, added
+/// time within 1.5x on 70%) are what README says of them.
+#[test]
+fn scale_runs_are_scored_as_shipped() {
+    use estimator_core::terms::Terms;
+    use std::collections::HashSet;
+    use tests::calibration::steps::scale::{figures, markdown, replay_scale, scale_path};
+    use tests::calibration::steps::{all_runs, later_path, load_runs};
+    let runs = load_runs(&scale_path()).expect("scale runs read");
+    let earlier: HashSet<String> = all_runs()
+        .expect("runs read")
+        .iter()
+        .chain(&load_runs(&later_path()).expect("later runs"))
+        .map(|r| r.document_key())
+        .collect();
+    let mut ids = HashSet::new();
+    for r in &runs {
+        assert!(ids.insert(r.id.as_str()), "{}: id used twice", r.id);
+        estimator_core::Scenario::new(r.input.clone()).unwrap_or_else(|e| panic!("{}: {e}", r.id));
+        assert!(r.fitted.is_empty(), "{}: fitted {:?}", r.id, r.fitted);
+        assert!(r.baseline_step_s > 0.0, "{}: no baseline", r.id);
+        assert!(r.source.starts_with("https://"), "{}: source {}", r.id, r.source);
+        assert!(!earlier.contains(&r.document_key()), "{}: a document of an earlier set", r.id);
+        for kept in KEPT_ASIDE {
+            assert!(!r.source.contains(kept), "{}: {} is kept aside", r.id, r.source);
+        }
+    }
+    let replays = replay_scale(&runs, Terms::SHIPPED).expect("scale runs replay");
+    let md = markdown(&replays).expect("a table");
+    println!("{SCALE_START}\n{md}{SCALE_END}");
+    let f = figures(&replays).expect("figures");
+    assert!(runs.len() >= 12 && f.runs >= 12, "{} runs, {} scored", runs.len(), f.runs);
+    // Held to what the model reaches now (issue 40's targets are not met: README says so).
+    assert!(f.step_median <= 0.095 && f.step_max <= 1.15, "{f:?}");
+    assert!(f.growth_within >= 11 && f.added_within >= 4, "{f:?}");
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).expect("README");
+    let start = readme.find(SCALE_START).expect("README has the scale start marker") + SCALE_START.len();
+    let end = readme.find(SCALE_END).expect("README has the scale end marker");
+    assert_eq!(
+        readme[start..end].trim(),
+        md.trim(),
+        "README's scale table is stale: run scripts/update-calibration-table.sh"
+    );
 }

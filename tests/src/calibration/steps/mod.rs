@@ -23,6 +23,7 @@
 pub mod fold;
 pub mod range;
 pub mod replay;
+pub mod scale;
 pub mod table;
 
 use std::path::{Path, PathBuf};
@@ -71,6 +72,13 @@ pub struct Run {
     /// cluster by one team on several pages. `None`: the document alone.
     #[serde(default)]
     pub source_group: Option<String>,
+    /// The table the run belongs to, where the source has one.
+    #[serde(default)]
+    pub series: Option<String>,
+    /// Where the table's smallest scale is already several nodes: that scale's node count, whose measured step
+    /// anchors the compute ([`scale`]); `None`: the baseline is one node's step.
+    #[serde(default)]
+    pub anchor_nodes: Option<u32>,
 }
 
 impl Run {
