@@ -24,9 +24,19 @@ fn step_scenario(a: &StepArgs) -> Result<(Scenario, Vec<String>, LayoutSource), 
             .map_err(|e| usage(&e))?;
         return Ok((s, Vec::new(), LayoutSource::Given));
     }
-    // The compute from tokens and MFU (the defaults where not given), or the time given (`--compute-ms`).
+    // The compute from tokens and MFU (the defaults where not given), or the time given (`--compute-ms`); given
+    // both, the tokens are the job's global batch (its micro-batches) and the time its compute.
     let mut job = job_input(&a.job, &a.nodes, ComputeInput::default())?;
-    a.compute.apply(&mut job.input);
+    let tokens = match (a.compute.get(Field::ComputeMs), a.compute.get(Field::TokensPerStep)) {
+        (Some(_), Some(estimator_core::scenario::inputs::Value::Number(t))) => Some(*t),
+        _ => None,
+    };
+    a.compute.apply_except(&mut job.input, |i| tokens.is_some() && i.field == Field::TokensPerStep);
+    if tokens.is_some() {
+        let s = Scenario::new(job.input.clone()).map_err(|e| usage(&e))?;
+        let run = estimator_core::run_check::RunInput { tokens_per_step: tokens, ..Default::default() };
+        job.input = run.job(&s).map_err(|e| usage(&e))?.input().clone();
+    }
     if a.job.get(Field::Sync).is_none() {
         // No layout given: the fastest that fits, said (a layout given is kept exactly).
         let (s, choice) = estimator_core::recommend::choose_sync(&job.input).map_err(|e| usage(&e))?;

@@ -177,7 +177,8 @@ fn arg(i: &'static Input) -> Arg {
         // A model brings its own parameter count.
         Field::Params => arg.conflicts_with("model"),
         // A compute time given replaces the one derived from tokens.
-        Field::ComputeMs => arg.conflicts_with_all(["tokens_per_step", "mfu"]),
+        // With --compute-ms, --tokens-per-step is the global batch (its micro-batches), as in check-run.
+        Field::ComputeMs => arg.conflicts_with("mfu"),
         _ => arg,
     }
 }

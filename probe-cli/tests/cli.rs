@@ -655,3 +655,17 @@ fn without_sync_the_fastest_layout_that_fits_is_chosen_and_said() {
     ]);
     assert_eq!(run["input"]["sync"], "ddp", "check-run judges the run's own layout");
 }
+
+/// Issue 40: `--tokens-per-step` is the job's global batch in every command. With `--compute-ms` it sets the
+/// micro-batches and leaves the compute as given, as `check-run` does; a one-node comparison keeps that batch.
+#[test]
+fn tokens_per_step_is_the_global_batch_beside_a_given_compute() {
+    let args = ["estimate", "step", "--sync", "zero2", "--nodes", "2", "--adapters", "1", "--link-gbps", "100"];
+    let both = json(&[&args[..], &["--compute-ms", "1000", "--tokens-per-step", "4194304"]].concat());
+    // 4,194,304 tokens of 4,096-token sequences over 16 data-parallel GPUs: 64 micro-batches each.
+    assert_eq!(both["layout"]["micro_batches"], 64, "{}", both["layout"]);
+    assert_eq!(both["compute_s"], 1.0);
+    assert_eq!(both["recommendation"]["comparison"], "same-global-batch");
+    let out = cli().args(args).args(["--compute-ms", "1000", "--mfu", "0.4"]).output().expect("runs");
+    assert!(!out.status.success(), "--mfu has no meaning beside a given compute");
+}

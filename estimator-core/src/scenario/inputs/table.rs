@@ -162,7 +162,8 @@ pub static INPUTS: [Input; 41] = [
         label: "Compute per step",
         help: help!(
             "Compute time per optimizer step in milliseconds on the scenario's nodes (instead of deriving it from \
-             tokens); another node count keeping the global batch splits it over its GPUs."
+             tokens; with --tokens-per-step, those are the global batch that sets the micro-batches); another node \
+             count keeping the global batch splits it over its GPUs."
         ),
         get: |i| match i.compute {
             ComputeInput::Given { ms } => Value::Number(ms),
