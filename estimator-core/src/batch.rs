@@ -67,9 +67,9 @@ impl BatchRule {
 
     /// `input` moved to `nodes` nodes under this rule, from `from_gpus` GPUs. Its tokens per step follow the rule.
     /// Keeping the global batch, a compute given in milliseconds is split over the GPUs (each does `from / to` of
-    /// its work), and a micro-batch count the user set follows the data-parallel ranks (the tensor and pipeline
-    /// degrees stay), rounded where it does not divide; one derived from the tokens per step follows them itself.
-    /// Keeping the tokens per GPU, both stay as given.
+    /// its work) and so are its micro-batches (the user's count, or one; the tensor and pipeline degrees stay),
+    /// rounded to the nearest, at least one. With tokens, the micro-batches are derived from them (or are the
+    /// user's, as set). Keeping the tokens per GPU, a given compute and its micro-batches stay.
     pub fn apply(self, input: &mut crate::scenario::ScenarioInput, from_gpus: u32, nodes: u32) {
         use crate::scenario::ComputeInput;
         // The GPUs' share of the work each does on the new count: from / to.
@@ -78,18 +78,17 @@ impl BatchRule {
         let global = self == BatchRule::KeepGlobal;
         match &mut input.compute {
             ComputeInput::Tokens { tokens_per_step, .. } if !global => *tokens_per_step /= share,
-            ComputeInput::Given { ms } if global => *ms *= share,
-            _ => {}
-        }
-        if global && share != 1.0 {
-            let accum = input.grad_accum_steps > 1;
-            // A compute in milliseconds has no tokens to derive the count from: its one micro-batch is the user's.
-            let given = matches!(input.compute, ComputeInput::Given { .. });
-            if let Some(m) = input.micro_batches.or(accum.then_some(input.grad_accum_steps)).or(given.then_some(1)) {
-                // Rounded to the nearest (`as` saturates), at least 1; the count is the micro-batches' from here.
-                input.micro_batches = Some(((m as f64 * share + 0.5) as i64).max(1));
-                input.grad_accum_steps = 1;
+            ComputeInput::Given { ms } if global => {
+                *ms *= share;
+                if share != 1.0 {
+                    let accum = (input.grad_accum_steps > 1).then_some(input.grad_accum_steps);
+                    let m = input.micro_batches.or(accum).unwrap_or(1);
+                    // `as` saturates; the count is the micro-batches' from here.
+                    input.micro_batches = Some(((m as f64 * share + 0.5) as i64).max(1));
+                    input.grad_accum_steps = 1;
+                }
             }
+            _ => {}
         }
     }
 }

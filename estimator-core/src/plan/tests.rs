@@ -306,10 +306,15 @@ fn a_batch_rule_reads_and_scales() {
     BatchRule::KeepGlobal.apply(&mut given, 16, 8);
     assert_eq!(given.compute, ComputeInput::Given { ms: 225.0 });
     assert_eq!(given.micro_batches, Some(2));
-    let mut accum = ScenarioInput { grad_accum_steps: 4, ..ScenarioInput::default() };
+    let mut accum =
+        ScenarioInput { grad_accum_steps: 4, compute: ComputeInput::Given { ms: 900.0 }, ..ScenarioInput::default() };
     BatchRule::KeepGlobal.apply(&mut accum, 16, 1);
     assert_eq!((accum.grad_accum_steps, accum.micro_batches), (1, Some(8)), "accumulation follows as micro-batches");
     let mut derived = ScenarioInput::default();
     BatchRule::KeepGlobal.apply(&mut derived, 16, 1);
     assert_eq!(derived.micro_batches, None, "derived from the tokens per step");
+    // With tokens, a count the user set is the user's (a plan's rows keep it, whatever GPUs its batch is for).
+    let mut set = ScenarioInput { micro_batches: Some(8), ..ScenarioInput::default() };
+    BatchRule::KeepGlobal.apply(&mut set, 16, 64);
+    assert_eq!(set.micro_batches, Some(8));
 }
