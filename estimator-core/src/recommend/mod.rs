@@ -278,7 +278,8 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
     // its GPUs of the work.
     let unit = if domain { s.nvlink_domain_gpus() / gpn.max(1) } else { 1 };
     let gpus = s.participants();
-    let one = s.with(|i| BatchRule::KeepGlobal.apply(i, gpus, unit)).ok();
+    let fewer = matches!(kind, RecommendationKind::SingleNode | RecommendationKind::SingleDomain);
+    let one = if fewer { s.with(|i| BatchRule::KeepGlobal.apply(i, gpus, unit)).ok() } else { None };
     if kind == RecommendationKind::SingleNode && EXPLAIN {
         let intra = one.as_ref().map_or(s.intra_node().allreduce, |o| collective::bus_bandwidth(o).busbw);
         reasons.push(if gpn <= 1 {
@@ -291,7 +292,7 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
             )
         })
     };
-    if matches!(kind, RecommendationKind::SingleNode | RecommendationKind::SingleDomain) {
+    if fewer {
         // Like with like: one node and the scenario's nodes, each with a layout that fits there (the scenario's
         // own where it fits, else the fastest that does), and the trade-off in time and GPU-hours per step.
         let fitting = |on: &Scenario| -> Option<Scenario> {

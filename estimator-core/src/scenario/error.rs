@@ -11,7 +11,6 @@ use serde::Serialize;
 #[allow(missing_docs)]
 pub enum Field {
     Params,
-    Framework,
     GradAccumSteps,
     BucketBytes,
     ComputeMs,
@@ -66,6 +65,7 @@ pub enum Field {
     OverlapGradReduce,
     OverlapParamGather,
     Compute,
+    Framework,
 }
 
 impl Field {
