@@ -341,11 +341,29 @@ fn step_text(s: &Scenario, e: &Estimate) -> String {
         &mut t,
         "framework",
         format!(
-            "{} ({}): gradient buckets of {} ({})",
+            "{} ({}): {}{}",
             framework.label(),
             if i.framework.is_some() { "given" } else { "the layout's; --framework to choose" },
-            human::binary(estimator_core::Bytes::new(estimator_core::traffic::gradient_bucket_bytes(s))),
-            if i.bucket_bytes.is_some() { "--bucket-bytes" } else { framework.bucket_rule() }
+            if l.sync.shards_parameters() {
+                "one gather and one reduce-scatter per FSDP unit, whatever the framework (its buckets apply to DDP and \
+                 ZeRO-1/2)"
+                    .to_string()
+            } else {
+                format!(
+                    "gradient buckets of {} ({})",
+                    human::binary(estimator_core::Bytes::new(estimator_core::traffic::gradient_bucket_bytes(s))),
+                    if i.bucket_bytes.is_some() { "--bucket-bytes" } else { framework.bucket_rule() }
+                )
+            },
+            // What the model takes of DeepSpeed's ZeRO-1/2 is its bucket: said, not hidden behind its name.
+            if framework == estimator_core::scenario::Framework::Deepspeed
+                && matches!(l.sync, SyncStrategy::Zero1 | SyncStrategy::Zero2)
+            {
+                "; its all-reduce of each bucket (use_multi_rank_bucket_allreduce) and overlap_comm off by default are \
+                 not modelled: the reduce-scatter and overlap below are Megatron's"
+            } else {
+                ""
+            }
         ),
     );
     if matches!(l.sync, SyncStrategy::Zero1 | SyncStrategy::Zero2) && i.overlap.is_none() {
