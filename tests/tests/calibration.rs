@@ -603,8 +603,8 @@ fn scale_runs_are_scored_as_shipped() {
     let f = figures(&replays).expect("figures");
     assert!(runs.len() >= 12 && f.runs >= 12, "{} runs, {} scored", runs.len(), f.runs);
     // Held to what the model reaches now (issue 40's targets are not met: README says so).
-    assert!(f.step_median <= 0.095 && f.step_max <= 1.15, "{f:?}");
-    assert!(f.growth_within >= 11 && f.added_within >= 4, "{f:?}");
+    assert!(f.step_median <= 0.045 && f.step_max <= 1.15, "{f:?}");
+    assert!(f.growth_within >= 8 && f.added_within >= 4, "{f:?}");
     let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).expect("README");
     let start = readme.find(SCALE_START).expect("README has the scale start marker") + SCALE_START.len();
     let end = readme.find(SCALE_END).expect("README has the scale end marker");

@@ -38,6 +38,11 @@ pub struct ScaleReplay {
     pub anchor_step_s: f64,
     /// Whether the run is its table's anchor (its step is the measured one by construction: not scored).
     pub is_anchor: bool,
+    /// Whether its table could be anchored: `false` where the model's step at the anchor is longer than the
+    /// measured one at every compute (its communication alone is longer). Such a table is run with no compute,
+    /// shown, and kept out of the figures, which it would flatter (no compute, no wait, a growth of the
+    /// communication's alone).
+    pub anchored: bool,
 }
 
 impl ScaleReplay {
@@ -82,13 +87,31 @@ fn step_with(run: &Run, compute_ms: f64, terms: Terms) -> Result<(f64, f64), Str
     Ok((e.step_s.as_secs(), e.compute_s.as_secs()))
 }
 
-/// The compute, ms, at which the model's step of `anchor` is its measured step (bisection: the step grows with the
-/// compute); 0 where the model's communication alone is longer.
-fn anchor_compute_ms(anchor: &Run, terms: Terms) -> Result<f64, String> {
+/// The compute, ms, at which the model's step of `anchor` is its measured step: the least such, found by a scan
+/// (more compute hides more communication, so the step need not grow with it) and bisection inside the first
+/// interval that crosses; `None` where the model's step is longer than the measured one at every compute.
+fn anchor_compute_ms(anchor: &Run, terms: Terms) -> Result<Option<f64>, String> {
     let target = anchor.measured_step_s;
+    const SCAN: usize = 200;
+    let at = |k: usize| target * 1000.0 * k as f64 / SCAN as f64;
+    if step_with(anchor, 0.0, terms)?.0 >= target {
+        // Longer at no compute: any crossing is a compute at which the step comes back down to the measured one.
+        let mut below = None;
+        for k in 1..=SCAN {
+            if step_with(anchor, at(k), terms)?.0 < target {
+                below = Some(k);
+                break;
+            }
+        }
+        let Some(k) = below else { return Ok(None) };
+        return Ok(Some(at(k)));
+    }
     let (mut lo, mut hi) = (0.0, target * 1000.0);
-    if step_with(anchor, lo, terms)?.0 >= target {
-        return Ok(0.0);
+    for k in 1..=SCAN {
+        if step_with(anchor, at(k), terms)?.0 >= target {
+            (lo, hi) = (at(k - 1), at(k));
+            break;
+        }
     }
     for _ in 0..60 {
         let mid = 0.5 * (lo + hi);
@@ -98,12 +121,12 @@ fn anchor_compute_ms(anchor: &Run, terms: Terms) -> Result<f64, String> {
             hi = mid;
         }
     }
-    Ok(0.5 * (lo + hi))
+    Ok(Some(0.5 * (lo + hi)))
 }
 
 /// Every run of `runs` predicted with `terms`.
 pub fn replay_scale(runs: &[Run], terms: Terms) -> Result<Vec<ScaleReplay>, String> {
-    let mut anchors: BTreeMap<String, (f64, f64, f64)> = BTreeMap::new();
+    let mut anchors: BTreeMap<String, (f64, f64, f64, bool)> = BTreeMap::new();
     let mut out = Vec::with_capacity(runs.len());
     for run in runs {
         let given_ms = match run.input.compute {
@@ -119,6 +142,7 @@ pub fn replay_scale(runs: &[Run], terms: Terms) -> Result<Vec<ScaleReplay>, Stri
                 anchor_measured_s: run.baseline_step_s,
                 anchor_step_s: run.baseline_step_s,
                 is_anchor: false,
+                anchored: true,
             });
             continue;
         };
@@ -133,10 +157,13 @@ pub fn replay_scale(runs: &[Run], terms: Terms) -> Result<Vec<ScaleReplay>, Stri
                 ComputeInput::Tokens { .. } => return Err(format!("{}: the anchor gives no compute", anchor.id)),
             };
             let solved = anchor_compute_ms(anchor, terms)?;
-            let (step, _) = step_with(anchor, solved, terms)?;
-            anchors.insert(series.clone(), (solved / anchor_ms, anchor.measured_step_s, step));
+            let (step, _) = step_with(anchor, solved.unwrap_or(0.0), terms)?;
+            anchors.insert(
+                series.clone(),
+                (solved.unwrap_or(0.0) / anchor_ms, anchor.measured_step_s, step, solved.is_some()),
+            );
         }
-        let (scale, anchor_measured, anchor_step) = anchors[&series];
+        let (scale, anchor_measured, anchor_step, anchored) = anchors[&series];
         let (step, compute) = step_with(run, given_ms * scale, terms)?;
         out.push(ScaleReplay {
             run: run.clone(),
@@ -145,12 +172,14 @@ pub fn replay_scale(runs: &[Run], terms: Terms) -> Result<Vec<ScaleReplay>, Stri
             anchor_measured_s: anchor_measured,
             anchor_step_s: anchor_step,
             is_anchor: run.input.nodes == i64::from(anchor_nodes),
+            anchored,
         });
     }
     Ok(out)
 }
 
-/// The figures the issue's targets are on, over the runs that are not their table's anchor.
+/// The figures the issue's targets are on, over the runs that are not their table's anchor, in tables that could
+/// be anchored.
 #[derive(Clone, Copy, Debug)]
 pub struct ScaleFigures {
     /// Runs scored (anchors left out).
@@ -169,7 +198,7 @@ pub struct ScaleFigures {
 
 /// The figures of a replay.
 pub fn figures(replays: &[ScaleReplay]) -> Option<ScaleFigures> {
-    let scored: Vec<&ScaleReplay> = replays.iter().filter(|r| !r.is_anchor).collect();
+    let scored: Vec<&ScaleReplay> = replays.iter().filter(|r| !r.is_anchor && r.anchored).collect();
     let mut errors: Vec<f64> = scored.iter().map(|r| r.step_error().abs()).collect();
     errors.sort_by(f64::total_cmp);
     let n = errors.len();
@@ -201,28 +230,39 @@ pub fn markdown(replays: &[ScaleReplay]) -> Result<String, String> {
     let f = figures(replays).ok_or("no scored runs")?;
     let pct = |x: f64| format!("{:.1}%", x * 100.0);
     let tables: std::collections::BTreeSet<&str> = replays.iter().filter_map(|r| r.run.series.as_deref()).collect();
+    let unanchored: std::collections::BTreeSet<&str> =
+        replays.iter().filter(|r| !r.anchored).filter_map(|r| r.run.series.as_deref()).collect();
     let mut t = format!(
-        "{} runs in {} tables (their anchors left out of the figures), scored with the model as it is now, fitted \
-         on nothing: step {} at the median, {} at most; the step's growth from the anchor within 5 points on \
-         {} of {}; the added time within 1.5x on {} of the {} above their noise. With no network at all (the step \
-         is the compute) the growth is 0: within 5 points on {} of {}.\n\n\
+        "{} runs in {} tables (their anchors, and the {} tables the model cannot anchor, left out of the figures), \
+         scored with the model as it is now, fitted on nothing: step {} at the median, {} at most; the step's \
+         growth from the anchor within 5 points on {} of {}; the added time within 1.5x on {} of the {} above \
+         their noise. With no network at all (the step is the compute) the growth is 0: within 5 points on {} of \
+         {}. Not anchored (the model's communication alone is longer than the measured step at the anchor, so its \
+         rows run with no compute): {}.\n\n\
          | run | GPUs | step measured | model | error | growth measured | model | no network |\n\
          |---|---|---|---|---|---|---|---|\n",
         f.runs,
         tables.len(),
+        unanchored.len(),
         pct(f.step_median),
         pct(f.step_max),
         f.growth_within,
         f.runs,
         f.added_within,
         f.added_scored,
-        replays.iter().filter(|r| !r.is_anchor && r.measured_growth().abs() <= 0.05).count(),
+        replays.iter().filter(|r| !r.is_anchor && r.anchored && r.measured_growth().abs() <= 0.05).count(),
         f.runs,
+        if unanchored.is_empty() { "none".to_string() } else { unanchored.into_iter().collect::<Vec<_>>().join(", ") },
     );
     for r in replays {
         let i = &r.run.input;
         let gpus = i.nodes * i.gpus_per_node;
-        let anchor = if r.is_anchor { " (anchor)" } else { "" };
+        let anchor = match (r.is_anchor, r.anchored) {
+            (true, true) => " (anchor)",
+            (true, false) => " (anchor, not anchored)",
+            (false, false) => " (not anchored)",
+            (false, true) => "",
+        };
         let _ = writeln!(
             t,
             "| {}{anchor} | {gpus} | {:.3} s | {:.3} s | {:+.1}% | {:+.1}% | {:+.1}% | {:+.1}% |",
