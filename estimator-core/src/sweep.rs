@@ -130,7 +130,9 @@ pub fn sweep_nodes_as(s: &Scenario, nodes: &[u32], rule: BatchRule) -> Result<Ve
     for &n in nodes {
         match on_nodes(s, n, rule) {
             Ok(v) => points.push(point(f64::from(n), &v)),
-            Err(e) if crate::layout::is_layout_field(e.field) => {}
+            // A layout that does not fit the count, or the same global batch past the model's limits there (a
+            // compute over a day on few GPUs): the point is left out.
+            Err(e) if crate::layout::is_layout_field(e.field) || e.field == crate::scenario::Field::ComputeMs => {}
             Err(e) => return Err(e),
         }
     }
@@ -198,6 +200,11 @@ mod tests {
             let parts = p.compute_s + p.exposed_comm_s + p.bubble_s + p.rank_wait_s;
             assert!((parts.as_secs() - p.step_s.as_secs()).abs() < 1e-9, "{} nodes: the parts add up", p.x);
         }
+        // The same global batch over a day of compute on one node: that point is left out, not an error.
+        let long = s.with(|i| i.compute = crate::scenario::ComputeInput::Given { ms: 1e7 }).expect("valid");
+        let l = long.with(|i| i.nodes = 16).expect("valid");
+        let pts = sweep_nodes(&l, &[1, 2, 16]).expect("the counts it can run");
+        assert_eq!(pts.iter().map(|p| p.x).collect::<Vec<_>>(), [2.0, 16.0]);
         let rates = sweep_line_rate(&s, &[25.0, 100.0, 400.0]).expect("valid rates");
         assert!(rates.windows(2).all(|w| w[1].step_s <= w[0].step_s));
     }

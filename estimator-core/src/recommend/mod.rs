@@ -279,7 +279,16 @@ fn decide<const EXPLAIN: bool>(s: &Scenario, step: &StepEstimate, mem: &MemoryFi
     let unit = if domain { s.nvlink_domain_gpus() / gpn.max(1) } else { 1 };
     let gpus = s.participants();
     let fewer = matches!(kind, RecommendationKind::SingleNode | RecommendationKind::SingleDomain);
-    let one = if fewer { s.with(|i| BatchRule::KeepGlobal.apply(i, gpus, unit)).ok() } else { None };
+    let moved = fewer.then(|| s.with(|i| BatchRule::KeepGlobal.apply(i, gpus, unit)));
+    if let (true, Some(Err(e))) = (EXPLAIN, &moved) {
+        // The same global batch on fewer GPUs can pass the model's limits (a day of compute, a million
+        // micro-batches): said, not dropped without a word.
+        reasons.push(format!(
+            "No comparison with fewer GPUs: the scenario's global batch on {} is past the model's limits ({e}).",
+            crate::human::plural(u64::from(unit) * u64::from(gpn), "GPU")
+        ));
+    }
+    let one = moved.and_then(Result::ok);
     if kind == RecommendationKind::SingleNode && EXPLAIN {
         let intra = one.as_ref().map_or(s.intra_node().allreduce, |o| collective::bus_bandwidth(o).busbw);
         reasons.push(if gpn <= 1 {
@@ -649,5 +658,17 @@ mod tests {
         // Keeping the tokens per GPU keeps a given compute.
         let per_gpu = on_nodes(&s, 1, BatchRule::KeepPerGpu).expect("valid");
         assert_eq!(per_gpu.input().compute, ComputeInput::Given { ms: 1000.0 });
+        // Past the model's limits on one node (2,000 nodes' batch of 1,000 micro-batches each): said, no figure.
+        let huge = s
+            .with(|i| {
+                i.params = 1e9;
+                i.sync = SyncStrategy::Ddp;
+                i.nodes = 2000;
+                i.micro_batches = Some(1000);
+            })
+            .expect("valid");
+        let r = recommend(&huge, &estimate_step(&huge));
+        assert_eq!((r.one_node_step_s, r.comparison), (None, None));
+        assert!(r.reasons.iter().any(|x| x.contains("No comparison with fewer GPUs")), "{:?}", r.reasons);
     }
 }
