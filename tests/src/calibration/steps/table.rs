@@ -16,7 +16,7 @@ use super::replay::{Prediction, StepReplay, within_factor};
 pub const ADDED_FACTOR: f64 = 1.5;
 
 /// The dimensions a run's regime is told by, each with the run's value.
-pub fn regimes(r: &StepReplay) -> [(&'static str, String); 5] {
+pub fn regimes(r: &StepReplay) -> [(&'static str, String); 6] {
     let l = r.scenario.layout();
     let mut layout = match l.sync {
         SyncStrategy::Ddp => "DDP",
@@ -50,6 +50,7 @@ pub fn regimes(r: &StepReplay) -> [(&'static str, String); 5] {
         ("GPUs per node", r.scenario.gpus_per_node().to_string()),
         ("fabric", fabric.to_string()),
         ("nodes", nodes.to_string()),
+        ("framework as modelled (a bucket given stands)", r.scenario.framework().label().to_string()),
     ]
 }
 
@@ -147,8 +148,8 @@ pub fn regimes_markdown(replays: &[StepReplay]) -> String {
         "| regime | runs | sources | step, out of source | in sample | no overlap | seed | added within 1.5x, \
          out of source | in sample |\n|---|---:|---:|---|---|---|---|---|---|\n",
     );
-    let dims: Vec<[(&'static str, String); 5]> = replays.iter().map(regimes).collect();
-    for d in 0..5 {
+    let dims: Vec<[(&'static str, String); 6]> = replays.iter().map(regimes).collect();
+    for d in 0..dims.first().map_or(0, |r| r.len()) {
         let values: BTreeSet<&str> = dims.iter().map(|r| r[d].1.as_str()).collect();
         for v in values {
             let set: Vec<&StepReplay> =
