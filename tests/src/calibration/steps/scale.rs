@@ -199,26 +199,19 @@ pub struct ScaleFigures {
 /// The figures of a replay.
 pub fn figures(replays: &[ScaleReplay]) -> Option<ScaleFigures> {
     let scored: Vec<&ScaleReplay> = replays.iter().filter(|r| !r.is_anchor && r.anchored).collect();
-    let mut errors: Vec<f64> = scored.iter().map(|r| r.step_error().abs()).collect();
-    errors.sort_by(f64::total_cmp);
-    let n = errors.len();
-    if n == 0 {
-        return None;
-    }
-    let median = if n % 2 == 1 { errors[n / 2] } else { 0.5 * (errors[n / 2 - 1] + errors[n / 2]) };
+    let steps = crate::calibration::Spread::of(scored.iter().map(|r| r.step_error()))?;
     let growth_within = scored.iter().filter(|r| (r.predicted_growth() - r.measured_growth()).abs() <= 0.05).count();
     let above: Vec<&&ScaleReplay> = scored.iter().filter(|r| r.measured_added_s() >= r.run.noise_s).collect();
     let within = above
         .iter()
         .filter(|r| {
-            let (p, m) = (r.predicted_added_s(), r.measured_added_s());
-            p > 0.0 && p / m <= 1.5 && m / p <= 1.5
+            super::replay::within_factor(r.predicted_added_s(), r.measured_added_s(), super::table::ADDED_FACTOR)
         })
         .count();
     Some(ScaleFigures {
-        runs: n,
-        step_median: median,
-        step_max: errors[n - 1],
+        runs: steps.n,
+        step_median: steps.median,
+        step_max: steps.max,
         growth_within,
         added_scored: above.len(),
         added_within: within,
